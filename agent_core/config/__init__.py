@@ -1,0 +1,1 @@
+"""Paths (MEWCODE_HOME) and merged YAML settings (SPEC §21)."""

@@ -1,0 +1,197 @@
+"""The one event vocabulary every front end consumes (SPEC §2).
+
+Each event is a msgspec Struct tagged by ``type``. ``ApprovalRequested`` also
+carries an ``ApprovalTicket``: the consumer answers through it and the agent
+awaits the answer. Tickets are dropped when events are encoded to JSON.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Literal
+
+import msgspec
+
+from agent_core.usage import Usage
+
+Decision = Literal["allow", "deny", "ask"]
+Layer = Literal["blacklist", "sandbox", "rules", "mode", "user", "hook", "session"]
+ApprovalAnswer = Literal["allow_once", "allow_session", "allow_always", "deny"]
+StopReason = Literal["end_turn", "max_iterations", "hallucinated_tools", "cancelled", "error"]
+Phase = Literal["thinking", "streaming", "tool", "approval", "idle"]
+
+
+class ApprovalReply(msgspec.Struct, frozen=True):
+    answer: ApprovalAnswer
+    feedback: str = ""
+
+
+class ApprovalTicket:
+    """The means to answer an approval request; the agent awaits ``wait()``."""
+
+    def __init__(self) -> None:
+        self._future: asyncio.Future[ApprovalReply] = asyncio.get_running_loop().create_future()
+
+    def answer(self, answer: ApprovalAnswer, feedback: str = "") -> None:
+        if not self._future.done():
+            self._future.set_result(ApprovalReply(answer, feedback))
+
+    @property
+    def answered(self) -> bool:
+        return self._future.done()
+
+    async def wait(self) -> ApprovalReply:
+        return await self._future
+
+
+class _Event(msgspec.Struct, tag_field="type", kw_only=True, omit_defaults=False):
+    pass
+
+
+class TurnStarted(_Event, tag="turn.started"):
+    turn_id: str
+    input: str
+
+
+class MessageDelta(_Event, tag="message.delta"):
+    text: str
+
+
+class ThinkingDelta(_Event, tag="thinking.delta"):
+    text: str
+
+
+class AssistantMessage(_Event, tag="assistant.message"):
+    """A complete assistant message (text + tool uses) once its stream ended."""
+
+    content: list[dict[str, Any]]
+    usage: Usage
+
+
+class ToolCall(_Event, tag="tool.call"):
+    call_id: str
+    tool: str
+    input: dict[str, Any]
+    read_only: bool
+    summary: str
+
+
+class PermissionDecision(_Event, tag="permission.decision"):
+    call_id: str
+    decision: Decision
+    layer: Layer
+    reason: str
+    rule: str | None = None
+
+
+class ApprovalRequested(_Event, tag="approval.requested"):
+    approval_id: str
+    call_id: str
+    tool: str
+    input: dict[str, Any]
+    reason: str
+    layer: Layer
+    suggested_rules: list[str]
+    diff: str | None = None
+    ticket: Any = None  # ApprovalTicket; never encoded
+
+
+class ToolResult(_Event, tag="tool.result"):
+    call_id: str
+    tool: str
+    is_error: bool
+    content: str  # preview
+    duration_ms: int
+
+
+class FileDiff(_Event, tag="file.diff"):
+    call_id: str
+    path: str
+    diff: str
+    added: int
+    removed: int
+
+
+class Diagnostics(_Event, tag="diagnostics"):
+    path: str
+    items: list[str]
+
+
+class UsageUpdate(_Event, tag="usage"):
+    input_tokens: int
+    output_tokens: int
+    cache_read_tokens: int
+    cache_write_tokens: int
+    cost_usd: float
+    context_tokens: int
+    context_window: int
+
+
+class Compaction(_Event, tag="compaction"):
+    layer: Literal["spill", "summary"]
+    tokens_before: int
+    tokens_after: int
+    note: str = ""
+
+
+class Status(_Event, tag="status"):
+    phase: Phase
+    detail: str = ""
+
+
+class ModeChanged(_Event, tag="mode.changed"):
+    mode: str
+
+
+class TodoUpdate(_Event, tag="todo.update"):
+    todos: list[dict[str, Any]]
+
+
+class TurnCompleted(_Event, tag="turn.completed"):
+    turn_id: str
+    stop_reason: StopReason
+    final_text: str
+    iterations: int
+    usage: Usage
+    cost_usd: float = 0.0
+    error: str | None = None
+
+
+class Error(_Event, tag="error"):
+    kind: str
+    message: str
+
+
+class Notice(_Event, tag="notice"):
+    """A warning or information line for the user (bad settings, retries...)."""
+
+    level: Literal["info", "warning"]
+    message: str
+
+
+Event = (
+    TurnStarted | MessageDelta | ThinkingDelta | AssistantMessage | ToolCall
+    | PermissionDecision | ApprovalRequested | ToolResult | FileDiff | Diagnostics
+    | UsageUpdate | Compaction | Status | ModeChanged | TodoUpdate | TurnCompleted
+    | Error | Notice
+)
+
+
+def _enc_hook(obj: Any) -> Any:
+    if isinstance(obj, ApprovalTicket):
+        return None
+    raise NotImplementedError(f"cannot encode {type(obj).__name__}")
+
+
+_encoder = msgspec.json.Encoder(enc_hook=_enc_hook)
+
+
+def encode_event(event: Event) -> bytes:
+    """JSON bytes for an event (approval tickets are left out)."""
+    return _encoder.encode(event)
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    data = msgspec.json.decode(encode_event(event))
+    data.pop("ticket", None)
+    return data

@@ -1,0 +1,1 @@
+"""Protocol layer: the Provider interface and one implementation per vendor."""

@@ -1,0 +1,1 @@
+"""Execution layer: the tool registry and the built-in tools."""

@@ -1,0 +1,100 @@
+"""The Tool protocol, the context a tool runs in, and what it returns.
+
+Each tool declares its parameters as a msgspec Struct: the same Struct gives
+the JSON Schema offered to the model and validates the model's input, so a
+bad argument becomes an error result naming the field.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar, Literal, Protocol
+
+import msgspec
+
+from agent_core.messages import ImageBlock, TextBlock
+
+# What the permission engine needs to know about a tool's effect.
+PermissionKind = Literal["read", "edit", "bash", "web", "other"]
+
+
+class ToolOutput(msgspec.Struct):
+    content: str | list[TextBlock | ImageBlock]
+    is_error: bool = False
+
+
+class ToolError(Exception):
+    """Raised by a tool for an expected failure; becomes an error result."""
+
+
+@dataclass
+class FileStamp:
+    """When a file was last read or written by the agent, and its mtime then."""
+
+    mtime_ns: int
+    size: int
+
+
+@dataclass
+class ToolContext:
+    """Everything a tool may use; passed in, never global."""
+
+    cwd: Path  # project root
+    session_dir: Path  # holds tool-results/ and other per-session files
+    call_id: str = ""
+    emit: Callable[[Any], Awaitable[None]] | None = None  # send an event (file.diff...)
+    file_stamps: dict[str, FileStamp] = field(default_factory=dict)
+    cancel: asyncio.Event = field(default_factory=asyncio.Event)
+    extra: dict[str, Any] = field(default_factory=dict)  # shared per-session state
+
+    def resolve(self, path: str) -> Path:
+        p = Path(path).expanduser()
+        return p if p.is_absolute() else (self.cwd / p)
+
+
+class Tool(Protocol):
+    """One built-in (or MCP) tool."""
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    params: ClassVar[type[msgspec.Struct]]
+    read_only: ClassVar[bool]
+    permission_kind: ClassVar[PermissionKind]
+
+    def summary(self, args: Any) -> str:
+        """A short one-line description of a call, for the UI."""
+        ...
+
+    async def run(self, args: Any, ctx: ToolContext) -> ToolOutput: ...
+
+
+def input_schema(params: type[msgspec.Struct]) -> dict[str, Any]:
+    """The inline JSON Schema for a params Struct (no $defs/$ref at the top)."""
+    schema = msgspec.json.schema(params)
+    defs = schema.pop("$defs", {})
+    ref = schema.get("$ref")
+    if ref:
+        schema = dict(defs[ref.rsplit("/", 1)[-1]])
+    if defs and _has_ref(schema):
+        schema["$defs"] = defs
+    schema.pop("title", None)
+    return schema
+
+
+def _has_ref(node: Any) -> bool:
+    if isinstance(node, dict):
+        return "$ref" in node or any(_has_ref(v) for v in node.values())
+    if isinstance(node, list):
+        return any(_has_ref(v) for v in node)
+    return False
+
+
+def validate_input(params: type[msgspec.Struct], raw: dict[str, Any]) -> Any:
+    """Convert raw model input to the params Struct; raises ToolError naming the field."""
+    try:
+        return msgspec.convert(raw, params, strict=False)
+    except msgspec.ValidationError as exc:
+        raise ToolError(f"invalid input: {exc}") from None

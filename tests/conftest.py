@@ -1,0 +1,40 @@
+"""Shared fixtures: every test gets its own MEWCODE_HOME and project directory."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def mewcode_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Isolate MEWCODE_HOME (and HOME) so no test touches the real home directory."""
+    home = tmp_path_factory.mktemp("mewcode_home")
+    user_home = tmp_path_factory.mktemp("user_home")
+    monkeypatch.setenv("MEWCODE_HOME", str(home))
+    monkeypatch.setenv("HOME", str(user_home))
+    for var in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL",
+                "MEWCODE_PROVIDER", "MEWCODE_MODEL"):
+        monkeypatch.delenv(var, raising=False)
+    return home
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """An empty project directory (the agent's cwd)."""
+    root = tmp_path / "project"
+    root.mkdir()
+    return root.resolve()
+
+
+@pytest.fixture
+def paths(project: Path, mewcode_home: Path):
+    from agent_core.config.paths import MewcodePaths
+
+    return MewcodePaths(home=mewcode_home, project=project)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    os.environ.setdefault("NO_COLOR", "1")
