@@ -18,8 +18,9 @@ class ProviderError(MewCodeError):
           connection | server | stream_dropped | not_configured | unknown
     """
 
-    def __init__(self, kind: str, message: str, *, retryable: bool = False,
-                 status: int | None = None) -> None:
+    def __init__(
+        self, kind: str, message: str, *, retryable: bool = False, status: int | None = None
+    ) -> None:
         super().__init__(message)
         self.kind = kind
         self.retryable = retryable

@@ -170,10 +170,24 @@ class Notice(_Event, tag="notice"):
 
 
 Event = (
-    TurnStarted | MessageDelta | ThinkingDelta | AssistantMessage | ToolCall
-    | PermissionDecision | ApprovalRequested | ToolResult | FileDiff | Diagnostics
-    | UsageUpdate | Compaction | Status | ModeChanged | TodoUpdate | TurnCompleted
-    | Error | Notice
+    TurnStarted
+    | MessageDelta
+    | ThinkingDelta
+    | AssistantMessage
+    | ToolCall
+    | PermissionDecision
+    | ApprovalRequested
+    | ToolResult
+    | FileDiff
+    | Diagnostics
+    | UsageUpdate
+    | Compaction
+    | Status
+    | ModeChanged
+    | TodoUpdate
+    | TurnCompleted
+    | Error
+    | Notice
 )
 
 

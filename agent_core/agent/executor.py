@@ -1,0 +1,319 @@
+"""Runs one tool call: validate, decide permission, ask a human, run, record.
+
+Every outcome — unknown tool, bad input, denial, tool failure, success —
+becomes a ``ToolResultBlock`` for the model; nothing here raises into the loop
+except cancellation.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from agent_core import events as ev
+from agent_core.messages import ToolResultBlock, ToolUseBlock
+from agent_core.tools.base import Tool, ToolContext, ToolError, ToolOutput, validate_input
+from agent_core.tools.registry import ToolRegistry
+
+log = logging.getLogger("mewcode.executor")
+PREVIEW_CHARS = 2_000
+_approval_ids = itertools.count(1)
+
+
+class Verdict(Protocol):
+    decision: str
+    layer: str
+    reason: str
+    rule: str | None
+    suggested_rules: list[str]
+
+
+class PermissionGate(Protocol):
+    """Decides a call (layers 1-4) and remembers what the human granted."""
+
+    def decide(self, tool: Tool, args_raw: dict[str, Any]) -> Verdict: ...
+    def grant_session(self, rules: list[str]) -> None: ...
+    def grant_always(self, rules: list[str]) -> None: ...
+
+
+class AuditSink(Protocol):
+    def write(self, kind: str, **fields: Any) -> None: ...
+
+
+@dataclass
+class ExecutionEnv:
+    registry: ToolRegistry
+    gate: PermissionGate
+    emit: Callable[[Any], Awaitable[None]]
+    make_context: Callable[[str], ToolContext]
+    can_ask: bool = True
+    audit: AuditSink | None = None
+    shape_result: Callable[[str, str], str] | None = None  # (call_id, text) -> text (spill)
+    on_plan_approved: Callable[[str], None] | None = None  # new mode
+    allowed_names: Callable[[], set[str]] = field(default=lambda: set())
+
+
+def _error(call: ToolUseBlock, message: str) -> ToolResultBlock:
+    return ToolResultBlock(tool_use_id=call.id, content=message, is_error=True)
+
+
+class ToolExecutor:
+    """Executes calls; ``completed`` keeps results as they finish (for cancel)."""
+
+    def __init__(self, env: ExecutionEnv) -> None:
+        self.env = env
+        self.completed: dict[str, ToolResultBlock] = {}
+        self.unknown_calls = 0
+        self.denials: list[dict[str, Any]] = []
+
+    def is_read_only(self, call: ToolUseBlock) -> bool:
+        tool = self.env.registry.get(call.name)
+        return bool(tool and tool.read_only and call.name != "ExitPlanMode")
+
+    async def execute(self, call: ToolUseBlock, input_error: str | None = None) -> ToolResultBlock:
+        result = await self._execute(call, input_error)
+        self.completed[call.id] = result
+        return result
+
+    async def _execute(self, call: ToolUseBlock, input_error: str | None) -> ToolResultBlock:
+        env = self.env
+        tool = env.registry.get(call.name)
+        allowed = env.allowed_names()
+        if tool is None or (allowed and call.name not in allowed):
+            self.unknown_calls += 1
+            names = ", ".join(sorted(allowed or env.registry.names()))
+            await env.emit(
+                ev.ToolCall(
+                    call_id=call.id,
+                    tool=call.name,
+                    input=call.input,
+                    read_only=False,
+                    summary="unknown tool",
+                )
+            )
+            return await self._finish(
+                call, _error(call, f"unknown tool {call.name!r}; available tools: {names}"), 0.0
+            )
+        if input_error:
+            await env.emit(
+                ev.ToolCall(
+                    call_id=call.id,
+                    tool=call.name,
+                    input={},
+                    read_only=tool.read_only,
+                    summary="invalid arguments",
+                )
+            )
+            return await self._finish(
+                call, _error(call, f"invalid JSON arguments for {call.name}: {input_error}"), 0.0
+            )
+        try:
+            args = validate_input(tool.params, call.input)
+            summary = tool.summary(args)
+        except ToolError as exc:
+            await env.emit(
+                ev.ToolCall(
+                    call_id=call.id,
+                    tool=call.name,
+                    input=call.input,
+                    read_only=tool.read_only,
+                    summary="invalid input",
+                )
+            )
+            return await self._finish(call, _error(call, f"{call.name}: {exc}"), 0.0)
+        await env.emit(
+            ev.ToolCall(
+                call_id=call.id,
+                tool=call.name,
+                input=call.input,
+                read_only=tool.read_only,
+                summary=summary,
+            )
+        )
+
+        if call.name == "ExitPlanMode":
+            refusal = await self._approve_plan(call)
+        else:
+            refusal = await self._authorize(tool, call, args)
+        if refusal is not None:
+            return await self._finish(call, refusal, 0.0)
+
+        started = time.monotonic()
+        ctx = env.make_context(call.id)
+        await env.emit(ev.Status(phase="tool", detail=summary))
+        try:
+            output = await tool.run(args, ctx)
+        except ToolError as exc:
+            output = ToolOutput(content=f"{call.name} failed: {exc}", is_error=True)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except Exception as exc:  # a tool bug must not break the loop
+            log.exception("tool %s crashed", call.name)
+            output = ToolOutput(
+                content=f"{call.name} failed unexpectedly: {type(exc).__name__}: {exc}",
+                is_error=True,
+            )
+        duration = time.monotonic() - started
+        content = output.content
+        if isinstance(content, str) and env.shape_result is not None:
+            content = env.shape_result(call.id, content)
+        result = ToolResultBlock(tool_use_id=call.id, content=content, is_error=output.is_error)
+        if env.audit:
+            executed = ctx.extra.get("last_exec", {}).get(call.id, {})
+            env.audit.write(
+                "exec",
+                call_id=call.id,
+                tool=call.name,
+                is_error=output.is_error,
+                duration_ms=int(duration * 1000),
+                **executed,
+            )
+        return await self._finish(call, result, duration)
+
+    async def _authorize(self, tool: Tool, call: ToolUseBlock, args: Any) -> ToolResultBlock | None:
+        """Layers 1-5; returns an error result when the call may not run."""
+        env = self.env
+        verdict = env.gate.decide(tool, call.input)
+        decision, layer, reason = verdict.decision, verdict.layer, verdict.reason
+        feedback = ""
+        if decision == "ask":
+            if not env.can_ask:
+                decision, layer = "deny", "user"
+                reason = f"approval was not available (non-interactive run): {reason}"
+            else:
+                answer, feedback = await self._ask(tool, call, args, verdict)
+                layer = "user"
+                if answer == "deny":
+                    decision = "deny"
+                    reason = "the user denied this call" + (f": {feedback}" if feedback else "")
+                else:
+                    decision = "allow"
+                    reason = {
+                        "allow_once": "allowed once by the user",
+                        "allow_session": "allowed for this session by the user",
+                        "allow_always": "always allowed by the user (rule saved)",
+                    }[answer]
+                    if answer == "allow_session":
+                        env.gate.grant_session(verdict.suggested_rules)
+                    elif answer == "allow_always":
+                        env.gate.grant_always(verdict.suggested_rules)
+        await env.emit(
+            ev.PermissionDecision(
+                call_id=call.id, decision=decision, layer=layer, reason=reason, rule=verdict.rule
+            )
+        )
+        if env.audit:
+            env.audit.write(
+                "decision",
+                call_id=call.id,
+                tool=call.name,
+                decision=decision,
+                layer=layer,
+                reason=reason,
+                rule=verdict.rule,
+                who="user" if layer == "user" else "engine",
+            )
+        if decision == "allow":
+            return None
+        self.denials.append(
+            {"tool_name": call.name, "tool_use_id": call.id, "tool_input": call.input}
+        )
+        prefix = "Permission denied" if layer != "user" else "Not run"
+        return _error(call, f"{prefix} ({layer}): {reason}")
+
+    async def _ask(
+        self, tool: Tool, call: ToolUseBlock, args: Any, verdict: Verdict
+    ) -> tuple[str, str]:
+        diff = None
+        preview = getattr(tool, "preview", None)
+        if preview is not None:
+            try:
+                diff = await preview(args, self.env.make_context(call.id))
+            except Exception:  # a preview is a courtesy; never fatal
+                diff = None
+        ticket = ev.ApprovalTicket()
+        await self.env.emit(ev.Status(phase="approval", detail=call.name))
+        await self.env.emit(
+            ev.ApprovalRequested(
+                approval_id=f"appr_{next(_approval_ids)}",
+                call_id=call.id,
+                tool=call.name,
+                input=call.input,
+                reason=verdict.reason,
+                layer=verdict.layer,  # type: ignore[arg-type]
+                suggested_rules=list(verdict.suggested_rules),
+                diff=diff,
+                ticket=ticket,
+            )
+        )
+        reply = await ticket.wait()
+        return reply.answer, reply.feedback
+
+    async def _approve_plan(self, call: ToolUseBlock) -> ToolResultBlock | None:
+        env = self.env
+        if not env.can_ask:
+            return _error(
+                call,
+                "No one can approve a plan in this non-interactive run: "
+                "stop here and give the plan as your final answer.",
+            )
+        ticket = ev.ApprovalTicket()
+        await env.emit(ev.Status(phase="approval", detail="plan"))
+        await env.emit(
+            ev.ApprovalRequested(
+                approval_id=f"appr_{next(_approval_ids)}",
+                call_id=call.id,
+                tool=call.name,
+                input=call.input,
+                reason="approve this plan to leave plan mode",
+                layer="mode",
+                suggested_rules=[],
+                diff=None,
+                ticket=ticket,
+            )
+        )
+        reply = await ticket.wait()
+        if reply.answer == "deny":
+            note = f" Their feedback: {reply.feedback}" if reply.feedback else ""
+            await env.emit(
+                ev.PermissionDecision(
+                    call_id=call.id,
+                    decision="deny",
+                    layer="user",
+                    reason="the user wants to keep planning",
+                )
+            )
+            return _error(call, "The user did not approve the plan; keep planning." + note)
+        mode = "acceptEdits" if reply.answer == "allow_session" else "default"
+        await env.emit(
+            ev.PermissionDecision(
+                call_id=call.id,
+                decision="allow",
+                layer="user",
+                reason=f"plan approved; mode is now {mode}",
+            )
+        )
+        if env.on_plan_approved:
+            env.on_plan_approved(mode)
+        await env.emit(ev.ModeChanged(mode=mode))
+        return None
+
+    async def _finish(
+        self, call: ToolUseBlock, result: ToolResultBlock, duration: float
+    ) -> ToolResultBlock:
+        from agent_core.messages import result_text
+
+        await self.env.emit(
+            ev.ToolResult(
+                call_id=call.id,
+                tool=call.name,
+                is_error=result.is_error,
+                content=result_text(result)[:PREVIEW_CHARS],
+                duration_ms=int(duration * 1000),
+            )
+        )
+        return result

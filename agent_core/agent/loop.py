@@ -1,0 +1,246 @@
+"""The ReAct loop (SPEC §4): stream an answer, run its tool calls, repeat.
+
+A round is: prepare the request, stream the model's answer, and if it asked
+for tools, execute them (ordered batches) and append the results. Scheduling,
+permissions, compaction and persistence live in their own modules.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+import msgspec
+
+from agent_core import events as ev
+from agent_core.agent.conversation import Conversation
+from agent_core.agent.executor import ToolExecutor
+from agent_core.agent.scheduler import run_ordered
+from agent_core.errors import ChannelClosed, ProviderError
+from agent_core.llm import base as llm
+from agent_core.messages import (
+    Message,
+    RedactedThinkingBlock,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    user_text,
+)
+from agent_core.usage import Usage
+
+
+@dataclass
+class LoopLimits:
+    max_iterations: int = 25
+    hallucination_rounds: int = 3
+    max_concurrency: int = 4
+
+
+@dataclass
+class TurnStats:
+    """What a front end reports at the end (num_turns, API time...)."""
+
+    requests: int = 0
+    api_seconds: float = 0.0
+    usage: Usage = field(default_factory=Usage)
+    denials: list[dict] = field(default_factory=list)
+
+
+class _Stop(Exception):
+    def __init__(self, reason: str, error: str | None = None) -> None:
+        self.reason = reason
+        self.error = error
+
+
+class AgentLoop:
+    """Runs one user turn to completion, emitting events as it goes."""
+
+    def __init__(
+        self,
+        *,
+        provider: llm.Provider,
+        conversation: Conversation,
+        executor: ToolExecutor,
+        prepare_request: Callable[[], Awaitable[llm.ChatRequest]],
+        emit: Callable[[ev.Event], Awaitable[None]],
+        limits: LoopLimits,
+        on_usage: Callable[[Usage], Awaitable[None]] | None = None,
+        pending_context: Callable[[], list[str]] | None = None,
+    ) -> None:
+        self.provider = provider
+        self.conversation = conversation
+        self.executor = executor
+        self.prepare_request = prepare_request
+        self.emit = emit
+        self.limits = limits
+        self.on_usage = on_usage
+        self.pending_context = pending_context or (lambda: [])
+        self.stats = TurnStats()
+
+    async def run(self, turn_id: str, text: str) -> ev.TurnCompleted:
+        final_text, iterations, reason, error = "", 0, "end_turn", None
+        unknown_streak = 0
+        try:
+            await self.emit(ev.TurnStarted(turn_id=turn_id, input=text))
+            self.conversation.append(user_text(text))
+            while True:
+                if iterations >= self.limits.max_iterations:
+                    raise _Stop("max_iterations")
+                iterations += 1
+                message, input_errors = await self._stream_round()
+                final_text = message.text() or final_text
+                calls = message.tool_uses()
+                if not calls:
+                    break
+                before = self.executor.unknown_calls
+                await self._run_tools(calls, input_errors)
+                all_unknown = self.executor.unknown_calls - before == len(calls)
+                unknown_streak = unknown_streak + 1 if all_unknown else 0
+                if unknown_streak >= self.limits.hallucination_rounds:
+                    raise _Stop("hallucinated_tools")
+        except _Stop as stop:
+            reason, error = stop.reason, stop.error
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if task is not None:
+                task.uncancel()
+            reason = "cancelled"
+        except ChannelClosed:
+            reason = "cancelled"
+        except ProviderError as exc:
+            reason, error = "error", str(exc)
+            await self._try_emit(ev.Error(kind=exc.kind, message=str(exc)))
+        finally:
+            self._close_history(reason)
+        self.stats.denials = list(self.executor.denials)
+        done = ev.TurnCompleted(
+            turn_id=turn_id,
+            stop_reason=reason,
+            final_text=final_text,  # type: ignore[arg-type]
+            iterations=iterations,
+            usage=self.stats.usage,
+            error=error,
+        )
+        await self._try_emit(ev.Status(phase="idle"))
+        await self._try_emit(done)
+        return done
+
+    async def _try_emit(self, event: ev.Event) -> None:
+        try:
+            await self.emit(event)
+        except ChannelClosed:
+            pass
+
+    def _close_history(self, reason: str) -> None:
+        notes = {
+            "cancelled": "cancelled by user",
+            "error": "the turn stopped because of an error",
+            "max_iterations": "stopped: the round limit was reached",
+            "hallucinated_tools": "stopped: repeated calls to unknown tools",
+        }
+        if reason in notes:
+            self._add_finished_results()
+            self.conversation.close_open_ends(notes[reason])
+
+    def _add_finished_results(self) -> None:
+        """After a cancel mid-tools, keep the results that did finish."""
+        history = self.conversation.messages
+        if not history or history[-1].role != "assistant" or not history[-1].tool_uses():
+            return
+        uses = history[-1].tool_uses()
+        done = self.executor.completed
+        if not any(u.id in done for u in uses):
+            return
+        self.conversation.append(
+            Message(
+                role="user",
+                content=[
+                    done.get(u.id)
+                    or ToolResultBlock(
+                        tool_use_id=u.id, content="not run: cancelled by user", is_error=True
+                    )
+                    for u in uses
+                ],
+            )
+        )
+
+    async def _stream_round(self) -> tuple[Message, dict[str, str]]:
+        """Stream one answer into an assistant message; returns it and bad-JSON calls."""
+        request = await self.prepare_request()
+        await self.emit(ev.Status(phase="thinking"))
+        content: list = []
+        text_parts: list[str] = []
+        input_errors: dict[str, str] = {}
+        usage = Usage()
+        started = time.monotonic()
+        streaming = completed = False
+
+        def flush_text() -> None:
+            if text_parts:
+                content.append(TextBlock("".join(text_parts)))
+                text_parts.clear()
+
+        self.stats.requests += 1
+        try:
+            async for item in self.provider.stream(request):
+                if isinstance(item, llm.TextDelta):
+                    if not streaming:
+                        streaming = True
+                        await self.emit(ev.Status(phase="streaming"))
+                    text_parts.append(item.text)
+                    await self.emit(ev.MessageDelta(text=item.text))
+                elif isinstance(item, llm.ThinkingDelta):
+                    await self.emit(ev.ThinkingDelta(text=item.text))
+                elif isinstance(item, llm.ThinkingComplete):
+                    flush_text()
+                    if item.redacted_data:
+                        content.append(RedactedThinkingBlock(item.redacted_data))
+                    else:
+                        content.append(ThinkingBlock(item.thinking, item.signature))
+                elif isinstance(item, llm.ToolCallComplete):
+                    flush_text()
+                    content.append(ToolUseBlock(item.id, item.name, item.input))
+                    if item.input_error:
+                        input_errors[item.id] = item.input_error
+                elif isinstance(item, llm.UsageReport):
+                    usage = item.usage
+                elif isinstance(item, llm.Stop):
+                    pass
+                elif isinstance(item, llm.RetryNotice):
+                    await self.emit(ev.Notice(level="warning", message=item.message))
+            completed = True
+        finally:
+            self.stats.api_seconds += time.monotonic() - started
+            flush_text()
+            if not completed:
+                # A cut or cancelled stream keeps the text that did arrive.
+                partial = [b for b in content if isinstance(b, TextBlock)]
+                if partial:
+                    self.conversation.append(Message(role="assistant", content=partial))
+        if not content:
+            content = [TextBlock("(no response)")]  # keeps roles alternating
+        message = Message(role="assistant", content=content)
+        self.conversation.append(message)
+        self.stats.usage = self.stats.usage + usage
+        await self.emit(
+            ev.AssistantMessage(content=[msgspec.to_builtins(b) for b in content], usage=usage)
+        )
+        if self.on_usage:
+            await self.on_usage(usage)
+        return message, input_errors
+
+    async def _run_tools(self, calls: list[ToolUseBlock], errors: dict[str, str]) -> None:
+
+        async def execute(call: ToolUseBlock) -> ToolResultBlock:
+            return await self.executor.execute(call, errors.get(call.id))
+
+        results = await run_ordered(
+            calls, self.executor.is_read_only, execute, self.limits.max_concurrency
+        )
+        blocks: list = list(results)
+        for extra in self.pending_context():
+            blocks.append(TextBlock(extra))
+        self.conversation.append(Message(role="user", content=blocks))

@@ -1,0 +1,95 @@
+"""System prompt assembly: a stable, cacheable block and a per-round environment block."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import platform
+import subprocess
+from pathlib import Path
+
+from agent_core.llm.base import SystemBlock
+
+STABLE_PROMPT = """\
+You are MewCode, an AI coding agent working in the user's terminal, inside their project.
+You help with software engineering: reading and explaining code, fixing bugs, adding features,
+refactoring, running commands and tests.
+
+How to work:
+- Be concise. Answer in GitHub-flavoured Markdown; the terminal renders it.
+- Look before you change: use Glob, Grep, LS and Read to understand the code first.
+  Read a file before editing it; edits to files you have not read are refused.
+- Prefer Edit/MultiEdit for changes to existing files and Write only for new files or
+  complete rewrites. Keep changes minimal and in the project's style.
+- Run commands with Bash (tests, builds, git). Never run destructive commands the user did
+  not ask for. Long-running servers go in the background (run_in_background).
+- Independent read-only calls can be made in parallel in one answer; they run concurrently.
+- Every tool call passes a permission check. If a call is denied, the result says why:
+  adapt (for example use a path inside the project) instead of retrying the same call.
+- Use TodoWrite to plan and track multi-step work, keeping exactly one item in progress.
+- When the task is done, say briefly what you changed and how you verified it.
+"""
+
+PLAN_MODE_PROMPT = """\
+Plan mode is active: you may only use read-only tools. Investigate, then present a concrete,
+numbered implementation plan by calling ExitPlanMode with the plan in Markdown. Do not try to
+edit files or run commands that change anything until the user approves the plan.
+"""
+
+
+def git_summary(cwd: Path) -> str:
+    """Branch and a short status, or a note that this is not a git repository."""
+    try:
+        out = subprocess.run(
+            ["git", "status", "--short", "--branch"],
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=2,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "git: unavailable"
+    if out.returncode != 0:
+        return "git: not a repository"
+    lines = out.stdout.splitlines()
+    head = lines[0].removeprefix("## ") if lines else "unknown branch"
+    changed = len(lines) - 1
+    return (
+        f"git: branch {head}; {changed} changed file(s)"
+        if changed
+        else f"git: branch {head}; clean"
+    )
+
+
+def environment_block(
+    cwd: Path,
+    mode: str,
+    *,
+    git: str,
+    extras: list[str] | None = None,
+    today: _dt.date | None = None,
+) -> str:
+    today = today or _dt.date.today()
+    lines = [
+        "<environment>",
+        f"working directory (project root): {cwd}",
+        f"platform: {platform.system()} {platform.release()}",
+        f"date: {today.isoformat()}",
+        git,
+        f"permission mode: {mode}",
+        "</environment>",
+    ]
+    if mode == "plan":
+        lines.append(PLAN_MODE_PROMPT)
+    for extra in extras or []:
+        lines.append(extra)
+    return "\n".join(lines)
+
+
+def system_blocks(
+    cwd: Path, mode: str, *, git: str, extras: list[str] | None = None
+) -> list[SystemBlock]:
+    """The stable block (cached by providers that support it) then the environment block."""
+    return [
+        SystemBlock(STABLE_PROMPT, cache=True),
+        SystemBlock(environment_block(cwd, mode, git=git, extras=extras), cache=False),
+    ]

@@ -1,0 +1,308 @@
+"""One conversation with the agent, UI-free: the object every front end drives.
+
+The runtime wires the layers together — provider, loop, tools, permission
+gate, session file, context manager — and exposes a small API (see
+``run_turn``). It never renders anything: it emits events on a channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agent_core import events as ev
+from agent_core.agent.conversation import Conversation
+from agent_core.agent.executor import ExecutionEnv, ToolExecutor
+from agent_core.agent.loop import AgentLoop, LoopLimits, TurnStats
+from agent_core.agent.permission_gate import SettingsPermissionGate
+from agent_core.agent.prompt import git_summary, system_blocks
+from agent_core.channel import RendezvousChannel
+from agent_core.config.paths import MewcodePaths
+from agent_core.config.settings import RuleEntry, Settings
+from agent_core.context.manager import ContextManager
+from agent_core.context.spill import SpillLedger
+from agent_core.errors import ChannelClosed
+from agent_core.llm.base import ChatRequest, Provider
+from agent_core.llm.pricing import cost_usd, model_info
+from agent_core.messages import Message
+from agent_core.session.audit import AuditLog
+from agent_core.session.store import SessionStore
+from agent_core.tools.base import Tool, ToolContext
+from agent_core.tools.registry import ToolRegistry
+from agent_core.usage import Usage
+
+_turn_ids = itertools.count(1)
+
+
+@dataclass
+class RuntimeOptions:
+    cwd: Path
+    paths: MewcodePaths
+    settings: Settings
+    provider: Provider
+    mode: str = "default"
+    resume_id: str | None = None
+    continue_latest: bool = False
+    cli_rules: list[RuleEntry] = field(default_factory=list)
+    max_iterations: int | None = None
+    tools: list[Tool] | None = None  # None: the built-in set
+
+
+class Runtime:
+    """A session: history, mode, permissions state and the means to run turns."""
+
+    def __init__(
+        self,
+        opts: RuntimeOptions,
+        store: SessionStore,
+        history: list[Message],
+        load_warnings: list[str],
+    ) -> None:
+        self.opts = opts
+        self.cwd = opts.cwd
+        self.settings = opts.settings
+        self.provider = opts.provider
+        self.mode = opts.mode
+        self.load_warnings = load_warnings
+        self.settings_problems = list(opts.settings.problems)
+        self.usage = Usage()
+        self.cost_usd = 0.0
+        self.context_tokens = 0
+        self.last_stats = TurnStats()
+        self._task: asyncio.Task | None = None
+        if opts.tools is None:
+            from agent_core.tools.builtin import builtin_tools
+
+            tools = builtin_tools()
+        else:
+            tools = opts.tools
+        self.registry = ToolRegistry(tools)
+        self.gate = SettingsPermissionGate(
+            opts.paths, opts.settings, opts.cli_rules, lambda: self.mode
+        )
+        self._file_stamps: dict[str, Any] = {}
+        self._tool_state: dict[str, Any] = {
+            "bash_output_chars": opts.settings.limits.bash_output_chars
+        }
+        self._attach(store, history)
+
+    # --- construction -----------------------------------------------------
+
+    @classmethod
+    async def open(cls, opts: RuntimeOptions) -> Runtime:
+        """Create a new session, or resume one (``resume_id`` / ``continue_latest``)."""
+        from agent_core.session.store import latest_session_id
+
+        resume_id = opts.resume_id
+        if opts.continue_latest and not resume_id:
+            resume_id = latest_session_id(opts.paths)
+        if resume_id:
+            store, loaded = SessionStore.open(opts.paths, resume_id)
+            return cls(opts, store, loaded.messages, loaded.warnings)
+        store = SessionStore.create(
+            opts.paths, model=opts.provider.model, provider=opts.provider.name
+        )
+        return cls(opts, store, [], [])
+
+    def _attach(self, store: SessionStore, history: list[Message]) -> None:
+        self.store = store
+        self.conversation = Conversation(
+            history,
+            on_append=store.append_message,
+            on_replace=lambda msgs: store.append_compaction(msgs, self.context_tokens, 0),
+        )
+        limits = self.settings.limits
+        info = model_info(self.provider.model)
+        self.context = ContextManager(
+            limits, info.context_window, limits.max_output_tokens, store.dir
+        )
+        self.spill = SpillLedger(store.dir, limit=limits.spill_bytes)
+        self.audit = AuditLog(store.dir / "audit.jsonl")
+
+    # --- read-only views ---------------------------------------------------
+
+    @property
+    def session_id(self) -> str:
+        return self.store.session_id
+
+    @property
+    def session_path(self) -> Path:
+        return self.store.path
+
+    @property
+    def history(self) -> list[Message]:
+        return self.conversation.messages
+
+    @property
+    def context_window(self) -> int:
+        return model_info(self.provider.model).context_window
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def tool_names(self) -> list[str]:
+        return [t.name for t in self._offered_tools()]
+
+    def rules(self) -> list[RuleEntry]:
+        return self.gate.all_rules()
+
+    def remove_rule(self, entry: RuleEntry) -> bool:
+        return self.gate.remove_rule(entry)
+
+    # --- turns ------------------------------------------------------------
+
+    def _offered_tools(self) -> list[Tool]:
+        if self.mode == "plan":
+            return self.registry.tools(lambda t: t.read_only or t.name == "ExitPlanMode")
+        return self.registry.tools(lambda t: t.name != "ExitPlanMode")
+
+    def _tool_context(self, emit) -> Any:
+        def make(call_id: str) -> ToolContext:
+            return ToolContext(
+                cwd=self.cwd,
+                session_dir=self.store.dir,
+                call_id=call_id,
+                emit=emit,
+                file_stamps=self._file_stamps,
+                extra=self._tool_state,
+            )
+
+        return make
+
+    def _recent_files(self) -> list[Path]:
+        return [Path(p) for p in list(self._file_stamps)[-8:]]
+
+    async def run_turn(
+        self, text: str, events: RendezvousChannel | None = None, *, can_ask: bool = True
+    ) -> ev.TurnCompleted:
+        """Run one user turn; events go to ``events`` (each send waits for the consumer)."""
+        if self.running:
+            raise RuntimeError("a turn is already running")
+
+        async def emit(event: ev.Event) -> None:
+            if events is not None:
+                await events.send(event)
+
+        limits = self.settings.limits
+        executor = ToolExecutor(
+            ExecutionEnv(
+                registry=self.registry,
+                gate=self.gate,
+                emit=emit,
+                make_context=self._tool_context(emit),
+                can_ask=can_ask,
+                audit=self.audit,
+                shape_result=self.spill.apply,
+                on_plan_approved=self._set_mode,
+                allowed_names=lambda: {t.name for t in self._offered_tools()},
+            )
+        )
+        git = await asyncio.to_thread(git_summary, self.cwd)
+
+        async def prepare() -> ChatRequest:
+            tools = self._offered_tools()
+            outcome = await self.context.before_round(
+                self.conversation.messages,
+                provider=self.provider,
+                tool_names=[t.name for t in tools],
+                recent_files=self._recent_files(),
+            )
+            if outcome is not None:
+                self.conversation.replace(outcome.new_history)
+                await emit(
+                    ev.Compaction(
+                        layer="summary",
+                        tokens_before=outcome.tokens_before,
+                        tokens_after=outcome.tokens_after,
+                        note=outcome.warning or "",
+                    )
+                )
+            return ChatRequest(
+                messages=list(self.conversation.messages),
+                system=system_blocks(self.cwd, self.mode, git=git),
+                tools=self.registry.specs(lambda t: t in tools),
+                max_tokens=limits.max_output_tokens,
+            )
+
+        loop = AgentLoop(
+            provider=self.provider,
+            conversation=self.conversation,
+            executor=executor,
+            prepare_request=prepare,
+            emit=emit,
+            limits=LoopLimits(
+                self.opts.max_iterations or limits.max_iterations,
+                limits.hallucination_rounds,
+                limits.max_concurrency,
+            ),
+            on_usage=lambda usage: self._account(usage, emit),
+        )
+        self.last_stats = loop.stats
+        self._task = asyncio.create_task(loop.run(f"turn_{next(_turn_ids)}", text))
+        try:
+            return await asyncio.shield(self._task)
+        except asyncio.CancelledError:
+            # The caller itself was cancelled (app exit): stop the turn too.
+            self._task.cancel()
+            try:
+                await self._task
+            except (asyncio.CancelledError, ChannelClosed):
+                pass
+            raise
+
+    async def _account(self, usage: Usage, emit) -> None:
+        self.usage = self.usage + usage
+        self.cost_usd += cost_usd(self.provider.model, usage)
+        self.context.note_usage(usage)
+        self.context_tokens = usage.prompt_tokens + usage.output_tokens
+        await emit(
+            ev.UsageUpdate(
+                input_tokens=self.usage.input_tokens,
+                output_tokens=self.usage.output_tokens,
+                cache_read_tokens=self.usage.cache_read_tokens,
+                cache_write_tokens=self.usage.cache_write_tokens,
+                cost_usd=round(self.cost_usd, 6),
+                context_tokens=self.context_tokens,
+                context_window=self.context_window,
+            )
+        )
+
+    def _set_mode(self, mode: str) -> None:
+        self.mode = mode
+
+    def cancel(self) -> None:
+        """Cancel the running turn; it ends with stop reason ``cancelled``."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+
+    async def new_session(self) -> None:
+        """Start a fresh session (``/clear``); the old one stays on disk."""
+        self.store.close()
+        store = SessionStore.create(
+            self.opts.paths, model=self.provider.model, provider=self.provider.name
+        )
+        self.usage, self.cost_usd, self.context_tokens = Usage(), 0.0, 0
+        self._file_stamps.clear()
+        self._attach(store, [])
+
+    async def compact(self, instructions: str = "") -> Any:
+        """Summarise the history now (``/compact``)."""
+        outcome = await self.context.compact(
+            self.conversation.messages,
+            provider=self.provider,
+            tool_names=self.tool_names(),
+            recent_files=self._recent_files(),
+            instructions=instructions,
+        )
+        self.conversation.replace(outcome.new_history)
+        return outcome
+
+    async def close(self) -> None:
+        from agent_core.tools.shells import close_all
+
+        await close_all(self._tool_state)
+        self.store.close()
