@@ -20,7 +20,7 @@ from agent_core.tools.base import Tool, ToolContext, ToolError, ToolOutput, vali
 from agent_core.tools.registry import ToolRegistry
 
 log = logging.getLogger("mewcode.executor")
-PREVIEW_CHARS = 2_000
+PREVIEW_CHARS = 60_000  # spilled results are already bounded (SPEC §8)
 _approval_ids = itertools.count(1)
 
 

@@ -1,0 +1,207 @@
+"""The `mewcode` command line (SPEC §20). Heavy imports happen per subcommand."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+from agent_core.errors import MewCodeError
+
+SUBCOMMANDS = ("permissions",)
+FORMATS = ("text", "json", "stream-json")
+MODES = ("default", "acceptEdits", "plan", "bypassPermissions")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="mewcode",
+        description="MewCode: a terminal AI coding agent. Without -p, opens the full-screen UI.",
+        epilog="Subcommands: mewcode permissions check TOOL 'JSON' [--mode M]",
+    )
+    p.add_argument("prompt", nargs="?", help="prompt (with -p), or the first message in the UI")
+    p.add_argument(
+        "-p",
+        "--print",
+        dest="headless",
+        action="store_true",
+        help="headless: run the prompt, print the answer and exit (stdin if no prompt)",
+    )
+    p.add_argument("--output-format", choices=FORMATS, default="text")
+    p.add_argument("--permission-mode", choices=MODES)
+    p.add_argument(
+        "--allowedTools",
+        "--allowed-tools",
+        dest="allowed",
+        action="append",
+        default=[],
+        help='rules to allow, e.g. "Bash(git:*) Edit"',
+    )
+    p.add_argument(
+        "--disallowedTools",
+        "--disallowed-tools",
+        dest="disallowed",
+        action="append",
+        default=[],
+        help="rules to deny",
+    )
+    p.add_argument("--max-turns", type=int, help="maximum model rounds for this turn")
+    p.add_argument("--model")
+    p.add_argument("--provider", choices=("anthropic", "openai", "demo"))
+    p.add_argument("--demo", action="store_true", help="use the offline demo provider")
+    p.add_argument(
+        "-c",
+        "--continue",
+        dest="continue_latest",
+        action="store_true",
+        help="continue the latest session of this project",
+    )
+    p.add_argument(
+        "-r",
+        "--resume",
+        metavar="ID",
+        nargs="?",
+        const="",
+        default=None,
+        help="resume a session by id (in the UI, no id opens a picker)",
+    )
+    p.add_argument("--cwd", help="project directory (default: the current directory)")
+    p.add_argument("--inline", action="store_true", help="run the UI inline, not full-screen")
+    return p
+
+
+def fail(message: str, code: int = 1) -> int:
+    sys.stderr.write(f"mewcode: {message}\n")
+    return code
+
+
+def resolve_cwd(raw: str | None) -> Path:
+    try:
+        cwd = Path(raw).expanduser() if raw else Path(os.getcwd())
+    except FileNotFoundError:
+        raise MewCodeError("the current directory no longer exists") from None
+    if not cwd.is_dir():
+        raise MewCodeError(f"--cwd {raw}: no such directory")
+    return cwd.resolve()
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        if argv and argv[0] == "permissions":
+            return permissions_command(argv[1:])
+        args = build_parser().parse_args(argv)
+        if args.headless:
+            return headless_command(args)
+        return tui_command(args)
+    except MewCodeError as exc:
+        return fail(str(exc))
+    except KeyboardInterrupt:
+        return 130
+
+
+def _setup(args: argparse.Namespace):
+    from agent_core.config.paths import MewcodePaths
+    from agent_core.config.settings import load_settings
+
+    cwd = resolve_cwd(args.cwd)
+    paths = MewcodePaths.from_env(cwd)
+    settings = load_settings(paths)
+    return cwd, paths, settings
+
+
+def headless_command(args: argparse.Namespace) -> int:
+    from agent_core.llm.factory import detect_provider, make_provider
+    from agent_core.permissions.cli_rules import parse_cli_rules
+
+    from agent_core.agent.runtime import Runtime, RuntimeOptions
+    from mewcode_tui.headless import run_headless
+
+    prompt = args.prompt
+    if prompt is None and not sys.stdin.isatty():
+        prompt = sys.stdin.read()
+    if not prompt or not prompt.strip():
+        return fail('no prompt: pass it as an argument (mewcode -p "...") or on stdin', 2)
+    cwd, paths, settings = _setup(args)
+    name = "demo" if args.demo else (args.provider or detect_provider(settings, os.environ))
+    if name is None:
+        return fail(
+            "no API key configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY "
+            "(or OPENAI_BASE_URL for a compatible server), or try `mewcode --demo -p ...`",
+            2,
+        )
+    provider = make_provider(
+        name, args.model or settings.model, settings=settings, env=os.environ, cwd=cwd
+    )
+    cli_rules = parse_cli_rules(args.allowed, "allow") + parse_cli_rules(args.disallowed, "deny")
+    opts = RuntimeOptions(
+        cwd=cwd,
+        paths=paths,
+        settings=settings,
+        provider=provider,
+        mode=args.permission_mode or settings.default_mode,
+        resume_id=args.resume or None,
+        continue_latest=args.continue_latest,
+        cli_rules=cli_rules,
+        max_iterations=args.max_turns,
+    )
+
+    async def go() -> int:
+        runtime = await Runtime.open(opts)
+        try:
+            return await run_headless(runtime, prompt, args.output_format)
+        finally:
+            await runtime.close()
+
+    return asyncio.run(go())
+
+
+def tui_command(args: argparse.Namespace) -> int:
+    from mewcode_tui.app_runner import TuiOptions, run_tui
+
+    cwd, paths, settings = _setup(args)
+    provider = "demo" if args.demo else args.provider
+    if provider is None:
+        from agent_core.llm.factory import detect_provider
+
+        provider = detect_provider(settings, os.environ)
+    return run_tui(
+        TuiOptions(
+            cwd=cwd,
+            paths=paths,
+            settings=settings,
+            provider_name=provider,
+            model=args.model or settings.model,
+            mode=args.permission_mode or settings.default_mode,
+            inline=args.inline,
+            resume_id=args.resume,
+            continue_latest=args.continue_latest,
+            demo=args.demo,
+            prompt=args.prompt,
+        )
+    )
+
+
+def permissions_command(argv: list[str]) -> int:
+    p = argparse.ArgumentParser(prog="mewcode permissions")
+    sub = p.add_subparsers(dest="action", required=True)
+    check = sub.add_parser("check", help="dry-run the permission layers for one tool call")
+    check.add_argument("tool")
+    check.add_argument("input", help="the tool input as JSON")
+    check.add_argument("--mode", choices=MODES, default=None)
+    check.add_argument("--cwd")
+    args = p.parse_args(argv)
+    from agent_core.permissions.check import check_command
+
+    cwd, paths, settings = _setup(args)
+    code, text = check_command(
+        args.tool, args.input, args.mode or settings.default_mode, paths, settings
+    )
+    (sys.stdout if code == 0 else sys.stderr).write(text + "\n")
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

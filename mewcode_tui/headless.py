@@ -1,0 +1,175 @@
+"""Headless front end (`mewcode -p`): runs one turn and prints text, json or stream-json.
+
+``stream-json`` prints one JSON object a line in the shape Claude Code's
+``-p --output-format stream-json`` uses, so tools that read one read the other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+import uuid
+from typing import Any, TextIO
+
+import msgspec
+
+from agent_core import events as ev
+from agent_core.agent.runtime import Runtime
+from agent_core.channel import RendezvousChannel
+
+_encode = msgspec.json.Encoder().encode
+
+SUBTYPES = {
+    "end_turn": "success",
+    "max_iterations": "error_max_turns",
+    "hallucinated_tools": "error_during_execution",
+    "cancelled": "error_during_execution",
+    "error": "error_during_execution",
+}
+
+
+def usage_json(usage: Any) -> dict[str, int]:
+    return {
+        "input_tokens": usage.input_tokens,
+        "output_tokens": usage.output_tokens,
+        "cache_creation_input_tokens": usage.cache_write_tokens,
+        "cache_read_input_tokens": usage.cache_read_tokens,
+    }
+
+
+class HeadlessPrinter:
+    """Consumes the runtime's events and writes them in the chosen format."""
+
+    def __init__(self, runtime: Runtime, output_format: str, out: TextIO, err: TextIO) -> None:
+        self.rt = runtime
+        self.format = output_format
+        self.out = out
+        self.err = err
+
+    def line(self, obj: dict[str, Any]) -> None:
+        self.out.write(_encode(obj).decode() + "\n")
+        self.out.flush()
+
+    def init_line(self) -> None:
+        self.line(
+            {
+                "type": "system",
+                "subtype": "init",
+                "session_id": self.rt.session_id,
+                "cwd": str(self.rt.cwd),
+                "model": self.rt.provider.model,
+                "tools": self.rt.tool_names(),
+                "mcp_servers": [],
+                "permissionMode": self.rt.mode,
+                "apiKeySource": "environment",
+            }
+        )
+
+    def handle(self, event: ev.Event) -> None:
+        sid = self.rt.session_id
+        if isinstance(event, ev.Notice | ev.Error) and self.format != "stream-json":
+            prefix = "warning" if isinstance(event, ev.Notice) else "error"
+            self.err.write(f"mewcode: {prefix}: {event.message}\n")
+        if self.format != "stream-json":
+            return
+        if isinstance(event, ev.AssistantMessage):
+            self.line(
+                {
+                    "type": "assistant",
+                    "session_id": sid,
+                    "parent_tool_use_id": None,
+                    "message": {
+                        "id": f"msg_{uuid.uuid4().hex[:24]}",
+                        "type": "message",
+                        "role": "assistant",
+                        "model": self.rt.provider.model,
+                        "content": event.content,
+                        "stop_reason": None,
+                        "usage": usage_json(event.usage),
+                    },
+                }
+            )
+        elif isinstance(event, ev.ToolResult):
+            self.line(
+                {
+                    "type": "user",
+                    "session_id": sid,
+                    "parent_tool_use_id": None,
+                    "message": {
+                        "role": "user",
+                        "content": [
+                            {
+                                "type": "tool_result",
+                                "tool_use_id": event.call_id,
+                                "content": event.content,
+                                "is_error": event.is_error,
+                            }
+                        ],
+                    },
+                }
+            )
+
+    def result(self, done: ev.TurnCompleted, duration_ms: int) -> dict[str, Any]:
+        stats = self.rt.last_stats
+        subtype = SUBTYPES[done.stop_reason]
+        return {
+            "type": "result",
+            "subtype": subtype,
+            "is_error": subtype != "success",
+            "duration_ms": duration_ms,
+            "duration_api_ms": int(stats.api_seconds * 1000),
+            "num_turns": stats.requests,
+            "result": done.final_text,
+            "stop_reason": done.stop_reason,
+            "session_id": self.rt.session_id,
+            "total_cost_usd": round(self.rt.cost_usd, 6),
+            "usage": usage_json(done.usage),
+            "permission_denials": stats.denials,
+            **({"error": done.error} if done.error else {}),
+        }
+
+
+async def run_headless(
+    runtime: Runtime,
+    prompt: str,
+    output_format: str,
+    out: TextIO = sys.stdout,
+    err: TextIO = sys.stderr,
+) -> int:
+    """Run one turn without a human (asks become denials); returns the exit code."""
+    printer = HeadlessPrinter(runtime, output_format, out, err)
+    for problem in runtime.settings_problems + runtime.load_warnings:
+        err.write(f"mewcode: warning: {problem}\n")
+    if output_format == "stream-json":
+        printer.init_line()
+    channel: RendezvousChannel[ev.Event] = RendezvousChannel()
+    started = time.monotonic()
+
+    async def consume() -> None:
+        async for event in channel:
+            printer.handle(event)
+            if isinstance(event, ev.TurnCompleted):
+                return
+
+    consumer = asyncio.create_task(consume())
+    try:
+        done = await runtime.run_turn(prompt, channel, can_ask=False)
+    finally:
+        channel.close()
+        await consumer
+    result = printer.result(done, int((time.monotonic() - started) * 1000))
+    if output_format == "stream-json":
+        printer.line(result)
+    elif output_format == "json":
+        out.write(_encode(result).decode() + "\n")
+    else:
+        if done.final_text:
+            out.write(done.final_text.rstrip("\n") + "\n")
+    if done.stop_reason == "error":
+        err.write(f"mewcode: {done.error}\n")
+        return 1
+    if done.stop_reason != "end_turn":
+        err.write(f"mewcode: stopped: {done.stop_reason.replace('_', ' ')}\n")
+        return 1
+    return 0
