@@ -19,12 +19,19 @@ class ProviderError(MewCodeError):
     """
 
     def __init__(
-        self, kind: str, message: str, *, retryable: bool = False, status: int | None = None
+        self,
+        kind: str,
+        message: str,
+        *,
+        retryable: bool = False,
+        status: int | None = None,
+        retry_after: float | None = None,
     ) -> None:
         super().__init__(message)
         self.kind = kind
         self.retryable = retryable
         self.status = status
+        self.retry_after = retry_after  # seconds the server asked us to wait, if it said
 
 
 class ChannelClosed(MewCodeError):

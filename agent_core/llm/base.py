@@ -74,7 +74,16 @@ class Stop(msgspec.Struct, frozen=True, tag="stop"):
     reason: Literal["end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal", "other"]
 
 
-StreamEvent = TextDelta | ThinkingDelta | ThinkingComplete | ToolCallComplete | UsageReport | Stop
+class RetryNotice(msgspec.Struct, frozen=True, tag="retry"):
+    """A failed attempt will be retried after ``delay_s`` seconds (nothing was streamed yet)."""
+
+    message: str  # e.g. "rate limited, retrying in 4 s"
+    delay_s: float
+
+
+StreamEvent = (
+    TextDelta | ThinkingDelta | ThinkingComplete | ToolCallComplete | UsageReport | Stop | RetryNotice
+)
 
 
 class Provider(Protocol):
