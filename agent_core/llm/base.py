@@ -82,7 +82,13 @@ class RetryNotice(msgspec.Struct, frozen=True, tag="retry"):
 
 
 StreamEvent = (
-    TextDelta | ThinkingDelta | ThinkingComplete | ToolCallComplete | UsageReport | Stop | RetryNotice
+    TextDelta
+    | ThinkingDelta
+    | ThinkingComplete
+    | ToolCallComplete
+    | UsageReport
+    | Stop
+    | RetryNotice
 )
 
 
