@@ -1,0 +1,174 @@
+"""The Read tool: numbered lines of a text file, or an image as an image block."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import stat
+from pathlib import Path
+from typing import IO, Annotated, ClassVar
+
+import msgspec
+from msgspec import Meta
+
+from agent_core.messages import ImageBlock, TextBlock
+from agent_core.tools.base import FileStamp, PermissionKind, ToolContext, ToolError, ToolOutput
+from agent_core.tools.imagefit import ImageError, fit_image, sniff_image
+
+DEFAULT_LIMIT = 2000
+MAX_LINE_CHARS = 2000
+# A UTF-8 character is at most 4 bytes: this many bytes always hold MAX_LINE_CHARS + 1.
+_MAX_LINE_BYTES = 4 * MAX_LINE_CHARS + 4
+_SNIFF_BYTES = 8192
+_COUNT_CHUNK = 1 << 20
+LINE_CUT_MARKER = "… [line truncated]"
+NonNegative = Annotated[int, Meta(ge=0)]
+Positive = Annotated[int, Meta(ge=1)]
+
+
+class ReadParams(msgspec.Struct, forbid_unknown_fields=True):
+    file_path: Annotated[
+        str, Meta(description="The file to read: absolute, or relative to the project root")
+    ]
+    offset: Annotated[
+        NonNegative | None,
+        Meta(description="The line number to start reading from (1 = first line)"),
+    ] = None
+    limit: Annotated[
+        Positive | None,
+        Meta(description=f"How many lines to read (default {DEFAULT_LIMIT})"),
+    ] = None
+
+
+class Read:
+    """Read a file from the local filesystem."""
+
+    name: ClassVar[str] = "Read"
+    description: ClassVar[str] = (
+        "Reads a file from the local filesystem.\n"
+        "- file_path may be absolute or relative to the project root.\n"
+        f"- By default reads up to {DEFAULT_LIMIT} lines from the start of the file. For long "
+        "files, pass offset (a 1-based line number) and limit to read a part; it is usually "
+        "better to read the whole file.\n"
+        f"- Lines longer than {MAX_LINE_CHARS} characters are truncated.\n"
+        "- Output is numbered like cat -n: line number, a tab, then the line. The number "
+        "and tab are not part of the file: never include them in an Edit's old_string.\n"
+        "- Images (PNG, JPEG, GIF, WebP) are returned as images you can see.\n"
+        "- It reads files only: list a directory with LS, find files with Glob.\n"
+        "- You may read several files at once by calling Read in parallel.\n"
+        "- A file must be Read before it is edited or overwritten."
+    )
+    params: ClassVar[type[msgspec.Struct]] = ReadParams
+    read_only: ClassVar[bool] = True
+    permission_kind: ClassVar[PermissionKind] = "read"
+
+    def summary(self, args: ReadParams) -> str:
+        if args.offset or args.limit:
+            start = args.offset or 1
+            end = f"{start + args.limit - 1}" if args.limit else ""
+            return f"{args.file_path}:{start}-{end}"
+        return args.file_path
+
+    async def run(self, args: ReadParams, ctx: ToolContext) -> ToolOutput:
+        path = Path(os.path.normpath(ctx.resolve(args.file_path)))
+        output, stamp = await asyncio.to_thread(_read, path, args)
+        ctx.file_stamps[str(path.resolve())] = stamp
+        return output
+
+
+def _read(path: Path, args: ReadParams) -> tuple[ToolOutput, FileStamp]:
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise ToolError(f"file not found: {args.file_path}") from None
+    except OSError as exc:
+        raise ToolError(f"cannot read {args.file_path}: {exc.strerror}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise ToolError(f"{args.file_path} is a directory: use LS to list it")
+    if not stat.S_ISREG(info.st_mode):
+        # Opening a FIFO or device could block forever or never end.
+        raise ToolError(f"{args.file_path} is not a regular file")
+    try:
+        with open(path, "rb") as fh:
+            info = os.fstat(fh.fileno())
+            stamp = FileStamp(info.st_mtime_ns, info.st_size)
+            head = fh.read(_SNIFF_BYTES)
+            media_type = sniff_image(head)
+            if media_type is not None:
+                return _image(head + fh.read(), media_type), stamp
+            if b"\0" in head:
+                raise ToolError(f"binary file ({info.st_size} bytes): not shown")
+            fh.seek(0)
+            return ToolOutput(_numbered(fh, args)), stamp
+    except PermissionError:
+        raise ToolError(f"permission denied: {args.file_path}") from None
+    except OSError as exc:
+        raise ToolError(f"cannot read {args.file_path}: {exc.strerror}") from None
+
+
+def _image(data: bytes, media_type: str) -> ToolOutput:
+    try:
+        fitted = fit_image(data, media_type)
+    except ImageError as exc:
+        raise ToolError(str(exc)) from None
+    caption = f"Image ({fitted.media_type}, {len(data)} bytes)"
+    if fitted.note:
+        caption += f"; it was scaled down: {fitted.note}"
+    block = ImageBlock(fitted.media_type, fitted.data, note=fitted.note)
+    return ToolOutput([TextBlock(caption), block])
+
+
+def _numbered(fh: IO[bytes], args: ReadParams) -> str:
+    """The requested lines as `cat -n` output, with notes on what was left out."""
+    start = max(args.offset or 1, 1)
+    limit = args.limit or DEFAULT_LIMIT
+    shown: list[str] = []
+    number = 0
+    for number, (raw, cut) in enumerate(_lines(fh), start=1):
+        if number < start:
+            continue
+        text = raw.decode("utf-8", errors="replace").rstrip("\r\n")
+        if number == 1:
+            text = text.removeprefix("\ufeff")
+        if cut or len(text) > MAX_LINE_CHARS:
+            text = text[:MAX_LINE_CHARS] + LINE_CUT_MARKER
+        shown.append(f"{number:>6}\t{text}")
+        if len(shown) == limit:
+            break
+    if not shown:
+        if number == 0:
+            return "(the file exists but is empty)"
+        noun = "line" if number == 1 else "lines"
+        return f"(offset {start} is past the end of the file: it has {number} {noun})"
+    last = start + len(shown) - 1
+    remaining = _count_lines(fh)
+    body = "\n".join(shown)
+    if remaining:
+        total = last + remaining
+        body += (
+            f"\n\n(Showing lines {start}-{last} of {total}; {remaining} more lines. "
+            f"Use offset={last + 1} to read on.)"
+        )
+    return body
+
+
+def _lines(fh: IO[bytes]):
+    """(line bytes, cut) pairs; an over-long line is cut and the rest skipped unread."""
+    while part := fh.readline(_MAX_LINE_BYTES):
+        if part.endswith(b"\n") or len(part) < _MAX_LINE_BYTES:
+            yield part, False
+            continue
+        while rest := fh.readline(_COUNT_CHUNK):
+            if rest.endswith(b"\n"):
+                break
+        yield part, True
+
+
+def _count_lines(fh: IO[bytes]) -> int:
+    """How many lines remain from the current position to the end of the file."""
+    count = 0
+    last = b"\n"
+    while chunk := fh.read(_COUNT_CHUNK):
+        count += chunk.count(b"\n")
+        last = chunk[-1:]
+    return count + (last != b"\n")
