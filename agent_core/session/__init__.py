@@ -1,0 +1,30 @@
+"""Durable sessions (append-only JSONL) and the audit log."""
+
+from agent_core.session.audit import AuditLog
+from agent_core.session.listing import SessionInfo, latest_session_id, list_sessions
+from agent_core.session.loader import LoadedSession, load_session
+from agent_core.session.records import (
+    CompactionRecord,
+    CustomRecord,
+    MessageRecord,
+    MetaRecord,
+    Record,
+)
+from agent_core.session.store import SessionNotFound, SessionStore, new_session_id
+
+__all__ = [
+    "AuditLog",
+    "CompactionRecord",
+    "CustomRecord",
+    "LoadedSession",
+    "MessageRecord",
+    "MetaRecord",
+    "Record",
+    "SessionInfo",
+    "SessionNotFound",
+    "SessionStore",
+    "latest_session_id",
+    "list_sessions",
+    "load_session",
+    "new_session_id",
+]

@@ -1,0 +1,247 @@
+"""ContextManager: what the loop calls each round to keep history within the window.
+
+Layer 1 (spill) is ``manager.ledger``; layer 2 (summary) runs from
+``before_round`` when the estimate exceeds the budget or history passes the
+message cap, and from ``compact`` on ``/compact``. The loop persists a
+successful outcome with ``SessionStore.append_compaction`` and emits the
+``compaction`` event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Literal
+
+import msgspec
+
+from agent_core.config.settings import Limits
+from agent_core.context.compaction import (
+    SplitPlan,
+    build_compacted_history,
+    compaction_budget,
+    compaction_reason,
+    is_summary,
+    plan_split,
+    restore_block,
+)
+from agent_core.context.restore import read_snapshots
+from agent_core.context.spill import SpillLedger
+from agent_core.context.summarizer import SummaryError, summarise
+from agent_core.context.tokens import (
+    estimate_block_tokens,
+    estimate_message_tokens,
+    estimate_tokens,
+)
+from agent_core.errors import MewCodeError
+from agent_core.llm.base import Provider
+from agent_core.messages import Message, ToolResultBlock
+from agent_core.usage import Usage
+
+Trigger = Literal["auto", "manual"]
+PreCompact = Callable[[Trigger, str], Awaitable[str | None]]
+MAX_FAILURES = 3
+
+
+class CompactionError(MewCodeError):
+    """A manual compaction could not run or failed."""
+
+
+class CompactionOutcome(msgspec.Struct):
+    """What a compaction attempt produced; ``compacted`` False means history is unchanged."""
+
+    new_history: list[Message]
+    tokens_before: int
+    tokens_after: int
+    compacted: bool = True
+    warning: str | None = None  # tell the user (failure, breaker tripped, groups left out)
+    summarised_messages: int = 0
+
+
+class ContextManager:
+    """Token accounting, spill ledger and LLM summaries for one session."""
+
+    def __init__(
+        self,
+        limits: Limits,
+        context_window: int,
+        max_output: int,
+        session_dir: Path,
+        *,
+        pre_compact: PreCompact | None = None,
+    ) -> None:
+        self.limits = limits
+        self.context_window = context_window
+        self.max_output = max_output
+        self.budget = compaction_budget(limits, context_window, max_output)
+        self.ledger = SpillLedger(session_dir, limit=limits.spill_bytes)
+        self.pre_compact = pre_compact
+        self.auto_enabled = True
+        self.failures = 0  # consecutive automatic summary failures
+        self.context_tokens = 0  # latest figure for the status bar
+        self._sent: tuple[int, Message | None] | None = None  # history length + last message
+        self._usage_at: tuple[int, Message | None] | None = None
+        self._usage_prompt = 0
+
+    def note_usage(self, usage: Usage) -> None:
+        """Record the provider's figures for the request ``before_round`` last passed."""
+        if usage.prompt_tokens <= 0:
+            return
+        self._usage_prompt = usage.prompt_tokens
+        self._usage_at = self._sent
+        self.context_tokens = usage.prompt_tokens + usage.output_tokens
+
+    def estimate(self, history: Sequence[Message], overhead_tokens: int = 0) -> int:
+        """Input tokens of the next request: last usage + what was appended since, else an estimate."""
+        if self._usage_at is not None:
+            length, anchor = self._usage_at
+            if length <= len(history) and (length == 0 or history[length - 1] is anchor):
+                return self._usage_prompt + estimate_message_tokens(history[length:])
+        return overhead_tokens + estimate_message_tokens(history)
+
+    async def before_round(
+        self,
+        history: list[Message],
+        *,
+        provider: Provider,
+        tool_names: Sequence[str],
+        recent_files: Sequence[Path] = (),
+        overhead_tokens: int = 0,
+    ) -> CompactionOutcome | None:
+        """Summarise automatically if needed. None when nothing was attempted.
+
+        ``overhead_tokens`` (system prompt + tool definitions) is used only
+        while no provider usage is known yet.
+        """
+        tokens = self.estimate(history, overhead_tokens)
+        self.context_tokens = tokens
+        reason = compaction_reason(tokens, len(history), self.budget, self.limits)
+        plan = plan_split(history, self.budget) if reason and self.auto_enabled else None
+        if plan is None:
+            self._mark_sent(history)
+            return None
+        try:
+            outcome = await self._summarise(
+                plan, provider, tool_names, recent_files, "", "auto", tokens, overhead_tokens
+            )
+        except SummaryError as exc:
+            self.failures += 1
+            warning = f"context compaction failed: {exc}"
+            if self.failures >= MAX_FAILURES:
+                self.auto_enabled = False
+                warning = (
+                    f"automatic compaction failed {self.failures} times in a row and is now off "
+                    f"for this session ({exc}); use /compact to try again by hand"
+                )
+            self._mark_sent(history)
+            return CompactionOutcome(history, tokens, tokens, compacted=False, warning=warning)
+        self.failures = 0
+        self._mark_sent(outcome.new_history)
+        return outcome
+
+    async def compact(
+        self,
+        history: list[Message],
+        *,
+        provider: Provider,
+        tool_names: Sequence[str],
+        recent_files: Sequence[Path] = (),
+        instructions: str = "",
+        overhead_tokens: int = 0,
+    ) -> CompactionOutcome:
+        """Manual ``/compact [instructions]``; raises CompactionError when it cannot."""
+        tokens = self.estimate(history, overhead_tokens)
+        plan = plan_split(history, self.budget)
+        if plan is None:
+            raise CompactionError(
+                f"nothing to compact yet: the conversation has {len(history)} messages"
+            )
+        try:
+            outcome = await self._summarise(
+                plan,
+                provider,
+                tool_names,
+                recent_files,
+                instructions,
+                "manual",
+                tokens,
+                overhead_tokens,
+            )
+        except SummaryError as exc:
+            raise CompactionError(f"compaction failed: {exc}") from None
+        self.failures = 0
+        self._mark_sent(outcome.new_history)
+        return outcome
+
+    def breakdown(
+        self, history: Sequence[Message], system_text: str, tools_json: str
+    ) -> dict[str, int]:
+        """Estimated tokens by category for ``/context``."""
+        summary = messages = results = 0
+        for msg in history:
+            if is_summary(msg):
+                summary += estimate_message_tokens([msg])
+                continue
+            for block in msg.content:
+                if isinstance(block, ToolResultBlock):
+                    results += estimate_block_tokens(block)
+                else:
+                    messages += estimate_block_tokens(block)
+        parts = {
+            "system_prompt": estimate_tokens(system_text),
+            "tool_definitions": estimate_tokens(tools_json),
+            "summary": summary,
+            "messages": messages,
+            "tool_results": results,
+        }
+        total = sum(parts.values())
+        return {
+            **parts,
+            "total": total,
+            "context_window": self.context_window,
+            "compaction_budget": self.budget,
+            "free": max(self.context_window - total, 0),
+        }
+
+    def close(self) -> None:
+        self.ledger.close()
+
+    def _mark_sent(self, history: Sequence[Message]) -> None:
+        self._sent = (len(history), history[-1] if history else None)
+
+    async def _summarise(
+        self,
+        plan: SplitPlan,
+        provider: Provider,
+        tool_names: Sequence[str],
+        recent_files: Sequence[Path],
+        instructions: str,
+        trigger: Trigger,
+        tokens_before: int,
+        overhead_tokens: int,
+    ) -> CompactionOutcome:
+        if self.pre_compact is not None:
+            extra = await self.pre_compact(trigger, instructions)
+            if extra:
+                instructions = f"{instructions}\n{extra}".strip()
+        summary = await summarise(
+            provider, plan.older, instructions=instructions, max_tokens=self.max_output
+        )
+        restore = restore_block(read_snapshots(recent_files), list(tool_names))
+        new_history = build_compacted_history(summary.text, restore, plan.recent)
+        self._usage_at = None  # the old figures describe a history that is gone
+        after = overhead_tokens + estimate_message_tokens(new_history)
+        self.context_tokens = after
+        warning = None
+        if summary.dropped_groups:
+            warning = (
+                f"the {summary.dropped_groups} oldest turn(s) were too long to summarise "
+                "and were left out of the summary"
+            )
+        return CompactionOutcome(
+            new_history,
+            tokens_before,
+            after,
+            warning=warning,
+            summarised_messages=len(plan.older),
+        )

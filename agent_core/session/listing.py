@@ -1,0 +1,102 @@
+"""List a project's sessions cheaply: read each file's head, stat the rest."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import msgspec
+
+from agent_core.config.paths import MewcodePaths
+from agent_core.messages import TextBlock
+from agent_core.session.records import MessageRecord, decode_record
+
+_HEAD_LINES = 12
+_PROMPT_CHARS = 200
+_CHUNK = 1 << 20
+# Records are encoded with their tag first, so this prefix marks a message line.
+_MESSAGE_PREFIX = b'\n{"type":"message"'
+
+
+class SessionInfo(msgspec.Struct, frozen=True):
+    """What a session picker shows for one session."""
+
+    session_id: str
+    path: Path
+    first_prompt: str
+    modified: float  # mtime, seconds since the epoch
+    size_bytes: int
+    message_count: int
+
+
+def list_sessions(paths: MewcodePaths) -> list[SessionInfo]:
+    """Every session of the project, most recently modified first."""
+    folder = paths.sessions_dir
+    try:
+        entries = [e for e in os.scandir(folder) if e.name.endswith(".jsonl") and e.is_file()]
+    except FileNotFoundError:
+        return []
+    infos = []
+    for entry in entries:
+        try:
+            st = entry.stat()
+            path = Path(entry.path)
+            infos.append(
+                SessionInfo(
+                    session_id=entry.name[: -len(".jsonl")],
+                    path=path,
+                    first_prompt=_first_prompt(path),
+                    modified=st.st_mtime,
+                    size_bytes=st.st_size,
+                    message_count=_count_messages(path),
+                )
+            )
+        except OSError:
+            continue  # removed or unreadable while listing
+    infos.sort(key=lambda i: (i.modified, i.session_id), reverse=True)
+    return infos
+
+
+def latest_session_id(paths: MewcodePaths) -> str | None:
+    """The most recently modified session of the project (for ``--continue``)."""
+    folder = paths.sessions_dir
+    try:
+        entries = [e for e in os.scandir(folder) if e.name.endswith(".jsonl") and e.is_file()]
+    except FileNotFoundError:
+        return None
+    if not entries:
+        return None
+    best = max(entries, key=lambda e: (e.stat().st_mtime, e.name))
+    return best.name[: -len(".jsonl")]
+
+
+def _first_prompt(path: Path) -> str:
+    """The first user text in the head of the file, on one line."""
+    with open(path, "rb") as fh:
+        for _ in range(_HEAD_LINES):
+            line = fh.readline()
+            if not line:
+                break
+            try:
+                record = decode_record(line)
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                continue
+            if isinstance(record, MessageRecord) and record.message.role == "user":
+                texts = [b.text for b in record.message.content if isinstance(b, TextBlock)]
+                text = " ".join(" ".join(texts).split())
+                if text:
+                    return text[:_PROMPT_CHARS]
+    return ""
+
+
+def _count_messages(path: Path) -> int:
+    """Count message lines by scanning bytes, without decoding any JSON."""
+    count = 0
+    tail = b"\n"  # the first line counts as if preceded by a newline
+    keep = len(_MESSAGE_PREFIX) - 1
+    with open(path, "rb") as fh:
+        while chunk := fh.read(_CHUNK):
+            data = tail + chunk
+            count += data.count(_MESSAGE_PREFIX)
+            tail = data[-keep:]
+    return count

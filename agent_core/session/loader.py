@@ -1,0 +1,84 @@
+"""Read a session file back: skip what is damaged, say so, keep the rest."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import msgspec
+
+from agent_core.messages import Message
+from agent_core.session.journal import read_lines
+from agent_core.session.records import (
+    CompactionRecord,
+    CustomRecord,
+    MessageRecord,
+    MetaRecord,
+    decode_record,
+)
+from agent_core.session.repair import repair_history
+
+
+class LoadedSession(msgspec.Struct):
+    """A session as read from disk: a valid history plus what went wrong reading it."""
+
+    messages: list[Message]
+    warnings: list[str]
+    meta: MetaRecord | None
+    extras: list[CustomRecord] = []
+    # Messages the repair added at the end; the store appends them to the file.
+    repaired_tail: list[Message] = []
+
+
+def load_session(path: Path) -> LoadedSession:
+    """Parse a session JSONL file. Never raises for bad content, only for I/O."""
+    messages: list[Message] = []
+    warnings: list[str] = []
+    extras: list[CustomRecord] = []
+    meta: MetaRecord | None = None
+    unknown = 0
+    for number, line, complete in read_lines(path):
+        try:
+            record = decode_record(line)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            if not complete:
+                warnings.append(
+                    f"session {path.name} line {number}: incomplete last line "
+                    "(the app stopped while writing it; skipped)"
+                )
+            elif _is_unknown_kind(line):
+                unknown += 1  # written by a newer version: not damage
+            else:
+                warnings.append(f"session {path.name} line {number}: {_problem(exc)} (skipped)")
+            continue
+        if isinstance(record, MessageRecord):
+            messages.append(record.message)
+        elif isinstance(record, CompactionRecord):
+            messages = list(record.history)
+        elif isinstance(record, MetaRecord):
+            meta = meta or record
+        else:
+            extras.append(record)
+    if unknown:
+        warnings.append(f"session {path.name}: skipped {unknown} record(s) of an unknown kind")
+    if meta is None:
+        warnings.append(f"session {path.name}: no session header found")
+    history, tail, notes = repair_history(messages)
+    warnings.extend(f"session {path.name}: {note}" for note in notes)
+    return LoadedSession(history, warnings, meta, extras, tail)
+
+
+def _is_unknown_kind(line: bytes) -> bool:
+    try:
+        data = msgspec.json.decode(line)
+    except msgspec.DecodeError:
+        return False
+    known = ("meta", "message", "compaction", "custom")
+    return (
+        isinstance(data, dict) and isinstance(data.get("type"), str) and data["type"] not in known
+    )
+
+
+def _problem(exc: Exception) -> str:
+    if isinstance(exc, msgspec.DecodeError):
+        return "not valid JSON"
+    return f"unexpected record: {exc}"

@@ -1,0 +1,69 @@
+"""The records a session JSONL file holds, one JSON object per line."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import Any
+
+import msgspec
+
+from agent_core.messages import Message
+
+
+def utc_now() -> str:
+    """An ISO-8601 UTC timestamp with milliseconds, as written in every record."""
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class _Record(msgspec.Struct, tag_field="type", kw_only=True, omit_defaults=True):
+    ts: str = ""
+
+
+class MetaRecord(_Record, tag="meta"):
+    """The first line of every session: who, where and with which model."""
+
+    session_id: str
+    cwd: str
+    created: str
+    model: str = ""
+    provider: str = ""
+    version: str = ""
+
+
+class MessageRecord(_Record, tag="message"):
+    """One message appended to the conversation."""
+
+    message: Message
+
+
+class CompactionRecord(_Record, tag="compaction"):
+    """A layer-2 summary: ``history`` replaces everything before it on load."""
+
+    history: list[Message]
+    tokens_before: int
+    tokens_after: int
+
+
+class CustomRecord(_Record, tag="custom"):
+    """A record another module keeps with the session (e.g. a turn's snapshot id)."""
+
+    name: str
+    data: dict[str, Any] = {}
+
+
+Record = MetaRecord | MessageRecord | CompactionRecord | CustomRecord
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(Record)
+
+
+def encode_record(record: Record) -> bytes:
+    """One JSON line (with trailing newline) for a record, stamping ``ts`` if unset."""
+    if not record.ts:
+        record.ts = utc_now()
+    return _encoder.encode(record) + b"\n"
+
+
+def decode_record(line: bytes) -> Record:
+    """Decode one line; raises msgspec.DecodeError (bad JSON) or ValidationError."""
+    return _decoder.decode(line)

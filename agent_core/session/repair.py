@@ -1,0 +1,102 @@
+"""Make a history read back from disk valid to send to the model again.
+
+Guarantees of ``repair_history`` (what the loop can rely on after a resume):
+
+- messages alternate user / assistant, starting with a user message;
+- every ``tool_use`` has exactly one ``tool_result`` in the next message,
+  results first and in the order of the calls; a call with no result (crash
+  mid-turn, or its result line was damaged) gets an error result
+  "not run: the session ended before this tool ran";
+- results that answer no call are dropped; empty messages are dropped;
+  adjacent messages of one role are merged;
+- the history is empty or ends with an assistant message, so the loop can
+  append a new user message as is. A crash after the user's prompt (or after
+  tool results) gets a short assistant note saying the session ended there.
+
+Only the messages added at the end (``tail``) change what a later load would
+compute, so the store appends those to the file; the rest is recomputed the
+same way on every load.
+"""
+
+from __future__ import annotations
+
+from agent_core.messages import Message, TextBlock, ToolResultBlock, ToolUseBlock
+
+NOT_RUN = "not run: the session ended before this tool ran"
+ENDED_NOTE = "(The session ended here before this turn finished.)"
+MISSING_START = "(The beginning of this conversation could not be loaded.)"
+
+
+def repair_history(messages: list[Message]) -> tuple[list[Message], list[Message], list[str]]:
+    """Return (valid history, messages appended at the end, notes on what changed)."""
+    notes: list[str] = []
+    history = list(messages)
+    for _ in range(4):  # dropping an empty message can create a new same-role pair
+        history, changed = _merge_roles(history, notes)
+        history, dropped = _pair_results(history, notes)
+        if not (changed or dropped):
+            break
+    if history and history[0].role == "assistant":
+        history.insert(0, Message(role="user", content=[TextBlock(MISSING_START)]))
+        notes.append("the first message was not from the user; added a placeholder")
+    tail: list[Message] = []
+    if history and history[-1].role == "assistant" and history[-1].tool_uses():
+        uses = history[-1].tool_uses()
+        tail.append(Message(role="user", content=[_not_run(u) for u in uses]))
+        notes.append(f"{len(uses)} tool call(s) had no result; marked as not run")
+    if (tail or history) and (tail or history)[-1].role == "user":
+        tail.append(Message(role="assistant", content=[TextBlock(ENDED_NOTE)]))
+        if not notes or "not run" not in notes[-1]:
+            notes.append("the last turn was cut short; added a note")
+    return history + tail, tail, notes
+
+
+def _not_run(use: ToolUseBlock) -> ToolResultBlock:
+    return ToolResultBlock(tool_use_id=use.id, content=NOT_RUN, is_error=True)
+
+
+def _merge_roles(history: list[Message], notes: list[str]) -> tuple[list[Message], bool]:
+    out: list[Message] = []
+    changed = False
+    for msg in history:
+        if not msg.content:
+            changed = True
+            continue
+        if out and out[-1].role == msg.role:
+            out[-1] = Message(role=msg.role, content=[*out[-1].content, *msg.content])
+            changed = True
+            notes.append(f"merged two adjacent {msg.role} messages")
+            continue
+        out.append(msg)
+    return out, changed
+
+
+def _pair_results(history: list[Message], notes: list[str]) -> tuple[list[Message], bool]:
+    """Give every tool use its result in the next message; drop orphans."""
+    out: list[Message] = []
+    dropped = False
+    for i, msg in enumerate(history):
+        if msg.role != "user":
+            out.append(msg)
+            continue
+        prev = history[i - 1] if i > 0 else None
+        uses = prev.tool_uses() if prev is not None else []
+        results = {b.tool_use_id: b for b in msg.content if isinstance(b, ToolResultBlock)}
+        others = [b for b in msg.content if not isinstance(b, ToolResultBlock)]
+        ordered = [results.get(u.id) or _not_run(u) for u in uses]
+        missing = sum(1 for u in uses if u.id not in results)
+        orphans = len({k for k in results if k not in {u.id for u in uses}})
+        if missing:
+            notes.append(f"{missing} tool call(s) had no result; marked as not run")
+        if orphans:
+            notes.append(f"dropped {orphans} tool result(s) that answered no call")
+        content = [*ordered, *others]
+        if not content:
+            dropped = True
+            continue
+        if missing or orphans or content != msg.content:
+            msg = Message(role="user", content=content)
+        out.append(msg)
+    # An assistant's tool uses followed directly by another assistant (its user
+    # message was dropped) are handled by the next merge pass plus this pass.
+    return out, dropped
