@@ -1,0 +1,206 @@
+"""The approval modal: a human answers an ``approval.requested`` event (SPEC §6 layer 5).
+
+The screen is pure: it dismisses with an ``ApprovalReply`` and the caller answers
+the event's ticket with it. Keys are ignored for a short guard after opening so a
+keystroke meant for the prompt cannot approve something by accident.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.reactive import var
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input, Static
+
+from agent_core.events import ApprovalAnswer, ApprovalReply, ApprovalRequested
+
+DEFAULT_KEY_GUARD = 0.4
+MAX_ARGUMENT_LINES = 14
+MAX_ARGUMENT_WIDTH = 200
+
+LAYER_LABELS = {
+    "blacklist": "the dangerous-command blacklist",
+    "sandbox": "the file sandbox",
+    "rules": "a permission rule",
+    "mode": "the permission mode",
+    "user": "you",
+    "hook": "a hook",
+    "session": "a session rule",
+}
+# Inputs the diff preview already shows in full; repeating them is noise.
+_DIFF_COVERED_KEYS = {"old_string", "new_string", "content", "edits"}
+
+
+def describe_arguments(arguments: dict[str, Any], *, has_diff: bool = False) -> str:
+    """Tool arguments as readable ``key: value`` lines, bounded in lines and width."""
+    import json
+
+    lines: list[str] = []
+    for key, value in arguments.items():
+        if has_diff and key in _DIFF_COVERED_KEYS:
+            continue
+        if isinstance(value, str) and "\n" in value:
+            lines.append(f"{key}:")
+            lines.extend(f"  {part}" for part in value.splitlines())
+        elif isinstance(value, str):
+            lines.append(f"{key}: {value}")
+        else:
+            lines.append(f"{key}: {json.dumps(value, ensure_ascii=False)}")
+    clipped = [
+        line if len(line) <= MAX_ARGUMENT_WIDTH else line[: MAX_ARGUMENT_WIDTH - 1] + "…"
+        for line in lines[:MAX_ARGUMENT_LINES]
+    ]
+    if len(lines) > MAX_ARGUMENT_LINES:
+        clipped.append(f"… {len(lines) - MAX_ARGUMENT_LINES} more lines")
+    return "\n".join(clipped) or "(no arguments)"
+
+
+def edited_path(arguments: dict[str, Any]) -> str:
+    """The file an edit-like tool call targets, for the diff title."""
+    for key in ("file_path", "path", "notebook_path"):
+        if isinstance(arguments.get(key), str):
+            return arguments[key]
+    return "file"
+
+
+class AnswerScreen(ModalScreen[ApprovalReply]):
+    """A modal that answers with an ``ApprovalReply``: guarded keys, then optional feedback."""
+
+    # Actions that answer the request; blocked during the guard and while typing feedback.
+    CHOICE_ACTIONS: ClassVar[frozenset[str]] = frozenset({"choose", "deny"})
+
+    guarded: var[bool] = var(True, toggle_class="-guarded")
+    denying: var[bool] = var(False, toggle_class="-denying")
+
+    def __init__(self, *, key_guard: float = DEFAULT_KEY_GUARD) -> None:
+        super().__init__()
+        self.key_guard = key_guard
+
+    def on_mount(self) -> None:
+        if self.key_guard > 0:
+            self.set_timer(self.key_guard, self._end_guard)
+        else:
+            self._end_guard()
+
+    def _end_guard(self) -> None:
+        self.guarded = False
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in self.CHOICE_ACTIONS:
+            if self.denying:
+                return False
+            if self.guarded:
+                return None  # shown dimmed in the footer, not run
+        if action == "escape" and self.guarded:
+            return None
+        return True
+
+    def compose_feedback(self, prompt: str) -> ComposeResult:
+        """The feedback line shown after a deny."""
+        with Vertical(id="feedback"):
+            yield Static(prompt, id="feedback-prompt")
+            yield Input(placeholder="optional feedback for the model", id="feedback-input")
+
+    def action_choose(self, answer: ApprovalAnswer) -> None:
+        """Answer and close."""
+        self.dismiss(ApprovalReply(answer))
+
+    def action_deny(self) -> None:
+        """Deny, then ask for optional feedback."""
+        self.denying = True
+        self.query_one("#feedback-input", Input).focus()
+        self.refresh_bindings()
+
+    def action_escape(self) -> None:
+        """Esc: deny without feedback (subclasses may ask for feedback first)."""
+        self.dismiss(ApprovalReply("deny"))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if self.denying:
+            self.dismiss(ApprovalReply("deny", event.value.strip()))
+
+
+class ApprovalScreen(AnswerScreen):
+    """Asks the user whether a tool call may run; dismisses with an ``ApprovalReply``."""
+
+    CSS_PATH = "approval.tcss"
+    CHOICE_ACTIONS: ClassVar[frozenset[str]] = frozenset({"choose", "deny", "view_diff"})
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1,y", "choose('allow_once')", "Allow once", key_display="1/y"),
+        Binding("2,s", "choose('allow_session')", "Allow for session", key_display="2/s"),
+        Binding("3,a", "choose('allow_always')", "Always allow", key_display="3/a"),
+        Binding("4,n", "deny", "Deny…", key_display="4/n"),
+        Binding("d", "view_diff", "Full diff"),
+        Binding("escape", "escape", "Deny", key_display="esc"),
+    ]
+
+    def __init__(self, request: ApprovalRequested, *, key_guard: float = DEFAULT_KEY_GUARD) -> None:
+        super().__init__(key_guard=key_guard)
+        self.request = request
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if (
+            action == "choose"
+            and parameters == ("allow_always",)
+            and not self.request.suggested_rules
+        ):
+            return False  # nothing to save, so "always" would silently mean "session"
+        if action == "view_diff" and not self.request.diff:
+            return False
+        return super().check_action(action, parameters)
+
+    def compose(self) -> ComposeResult:
+        request = self.request
+        layer = LAYER_LABELS.get(request.layer, request.layer)
+        with Vertical(id="dialog"):
+            yield Static(Content.from_markup("Allow [b]$tool[/b]?", tool=request.tool), id="title")
+            yield Static(
+                Content.from_markup(
+                    "[dim]Asked by $layer:[/] $reason", layer=layer, reason=request.reason
+                ),
+                id="reason",
+            )
+            with VerticalScroll(id="arguments"):
+                yield Static(
+                    Content(describe_arguments(request.input, has_diff=bool(request.diff)))
+                )
+            if request.diff:
+                from mewcode_tui.widgets.diff_panel import DiffPanel
+
+                with VerticalScroll(id="diff"):
+                    yield DiffPanel(
+                        request.diff, edited_path(request.input), wrap=True, max_lines=200
+                    )
+            yield Static(self._options(), id="options")
+            yield from self.compose_feedback(
+                "Denied. Tell the model what to do instead (Enter sends, Esc skips):"
+            )
+        yield Footer()
+
+    def _options(self) -> Content:
+        rules = ", ".join(self.request.suggested_rules)
+        options = [
+            "[@click=screen.choose('allow_once')][b]1[/b] Allow once[/]",
+            "[@click=screen.choose('allow_session')][b]2[/b] Allow for this session[/]",
+        ]
+        if rules:
+            options.append(
+                "[@click=screen.choose('allow_always')][b]3[/b] Always allow — saves [b]$rules[/b][/]"
+            )
+        options.append("[@click=screen.deny][b]4[/b] Deny (then optional feedback)[/]")
+        return Content("\n").join(Content.from_markup(line, rules=rules) for line in options)
+
+    def action_view_diff(self) -> None:
+        """Open the edit's diff in the full-screen viewer."""
+        from mewcode_tui.screens.diff_screen import DiffScreen
+
+        if self.request.diff:
+            self.app.push_screen(DiffScreen(self.request.diff, edited_path(self.request.input)))

@@ -1,0 +1,73 @@
+"""The plan dialog for ``ExitPlanMode``: approve the plan or keep planning (SPEC §7).
+
+Answers map onto the runtime's contract: ``allow_once`` approves and switches to
+``default`` mode, ``allow_session`` approves with auto-accepted edits
+(``acceptEdits``), ``deny`` keeps planning with optional feedback for the model.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.widgets import Footer, Markdown, Static
+
+from agent_core.events import ApprovalRequested
+from mewcode_tui.screens.approval import DEFAULT_KEY_GUARD, AnswerScreen
+
+
+def plan_text(request: ApprovalRequested) -> str:
+    """The Markdown plan carried by an ``ExitPlanMode`` request."""
+    plan = request.input.get("plan")
+    return plan if isinstance(plan, str) and plan.strip() else "_The model sent an empty plan._"
+
+
+class PlanApprovalScreen(AnswerScreen):
+    """Shows the model's plan; dismisses with an ``ApprovalReply``."""
+
+    CSS_PATH = "plan_approval.tcss"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1,y", "choose('allow_once')", "Approve", key_display="1/y"),
+        Binding("2,a", "choose('allow_session')", "Approve, auto-accept edits", key_display="2/a"),
+        Binding("n", "deny", "Keep planning…"),
+        Binding("escape", "escape", "Keep planning…", key_display="esc", show=False),
+    ]
+
+    def __init__(self, request: ApprovalRequested, *, key_guard: float = DEFAULT_KEY_GUARD) -> None:
+        super().__init__(key_guard=key_guard)
+        self.request = request
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static("Ready to code? Here is the plan:", id="title")
+            with VerticalScroll(id="plan"):
+                yield Markdown(plan_text(self.request))
+            yield Static(self._options(), id="options")
+            yield from self.compose_feedback(
+                "Keep planning. Tell the model what to change (Enter sends, Esc skips):"
+            )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        # Arrow keys and PgUp/PgDn scroll a long plan straight away.
+        self.query_one("#plan", VerticalScroll).focus()
+
+    @staticmethod
+    def _options() -> Content:
+        return Content.from_markup(
+            "[@click=screen.choose('allow_once')][b]1[/b] Yes, start coding (ask before edits)[/]\n"
+            "[@click=screen.choose('allow_session')][b]2[/b] Yes, and auto-accept edits[/]\n"
+            "[@click=screen.deny][b]n[/b] No, keep planning (then optional feedback)[/]"
+        )
+
+    def action_escape(self) -> None:
+        """Esc keeps planning; a second Esc (in the feedback line) sends no feedback."""
+        if self.denying:
+            super().action_escape()
+        else:
+            self.action_deny()

@@ -1,0 +1,206 @@
+"""First-run screen (SPEC §20): no key configured, so pick a provider or the demo.
+
+``SetupScreen`` dismisses with a ``SetupChoice``; ``apply_setup`` persists it:
+provider, model and base URL in ``MEWCODE_HOME/settings.yaml``, the API key in
+``MEWCODE_HOME/credentials.yaml`` (mode 0600), never in the settings file.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+from urllib.parse import urlsplit
+
+import msgspec
+import yaml
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.reactive import var
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from agent_core.config.paths import MewcodePaths
+from agent_core.errors import ConfigError
+from agent_core.fsutil import atomic_write_text, ensure_dir, fsync_dir
+
+Method = Literal["anthropic", "openai", "compatible", "demo"]
+METHODS: tuple[tuple[Method, str], ...] = (
+    ("anthropic", "Paste an Anthropic API key"),
+    ("openai", "Paste an OpenAI API key"),
+    ("compatible", "Use an OpenAI-compatible server (base URL + model)"),
+    ("demo", "Try the offline demo (no key, scripted answers)"),
+)
+HINTS: dict[Method, str] = {
+    "anthropic": "Create a key at console.anthropic.com. It is stored in credentials.yaml (private).",
+    "openai": "Create a key at platform.openai.com. It is stored in credentials.yaml (private).",
+    "compatible": "Any server speaking the OpenAI chat API: Ollama, vLLM, LM Studio, OpenRouter…",
+    "demo": "A built-in scripted model drives real tools offline. Nothing is saved.",
+}
+
+
+class SetupChoice(msgspec.Struct, frozen=True):
+    """What the user picked on the first-run screen."""
+
+    provider: Literal["anthropic", "openai", "demo"]
+    api_key: str | None = None
+    base_url: str | None = None
+    model: str | None = None
+
+
+def credentials_file(paths: MewcodePaths) -> Path:
+    """Where API keys live: ``MEWCODE_HOME/credentials.yaml``, readable by the owner only."""
+    return paths.home / "credentials.yaml"
+
+
+def validate_choice(method: Method, api_key: str, base_url: str, model: str) -> SetupChoice:
+    """Turn the form into a ``SetupChoice``; raises ConfigError with a one-line reason."""
+    api_key, base_url, model = api_key.strip(), base_url.strip(), model.strip()
+    if method == "demo":
+        return SetupChoice("demo")
+    if method in ("anthropic", "openai"):
+        if not api_key:
+            raise ConfigError("Paste an API key first.")
+        if any(ch.isspace() for ch in api_key):
+            raise ConfigError("An API key has no spaces; check what was pasted.")
+        return SetupChoice(method, api_key=api_key)
+    url = urlsplit(base_url)
+    if url.scheme not in ("http", "https") or not url.netloc:
+        raise ConfigError(
+            "The base URL must start with http:// or https://, e.g. http://localhost:11434/v1"
+        )
+    if not model:
+        raise ConfigError("Name the model the server should run, e.g. llama3.1")
+    return SetupChoice("openai", api_key=api_key or None, base_url=base_url, model=model)
+
+
+def _read_yaml_mapping(file: Path) -> dict[str, Any]:
+    try:
+        loaded = yaml.safe_load(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except yaml.YAMLError:
+        raise ConfigError(f"{file} is not valid YAML; fix or remove it, then try again") from None
+    return loaded if isinstance(loaded, dict) else {}
+
+
+def _write_private(file: Path, text: str) -> None:
+    """Atomic write of a file that is mode 0600 from its first byte."""
+    ensure_dir(file.parent)
+    tmp = file.with_name(f".{file.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)  # an older temp file may have had wider permissions
+        os.write(fd, text.encode("utf-8"))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, file)
+    fsync_dir(file.parent)
+
+
+def apply_setup(choice: SetupChoice, paths: MewcodePaths) -> None:
+    """Persist a setup choice; the demo is a trial and saves nothing."""
+    if choice.provider == "demo":
+        return
+    settings = _read_yaml_mapping(paths.user_settings)
+    settings["provider"] = choice.provider
+    for key in ("model", "base_url"):
+        value = getattr(choice, key)
+        if value:
+            settings[key] = value
+        else:
+            settings.pop(key, None)  # a stale URL or model would point the new key elsewhere
+    if choice.api_key:
+        creds = _read_yaml_mapping(credentials_file(paths))
+        creds[choice.provider] = {"api_key": choice.api_key}
+        header = "# MewCode API keys, one per provider. Keep this file private (mode 0600).\n"
+        _write_private(credentials_file(paths), header + yaml.safe_dump(creds, sort_keys=True))
+    atomic_write_text(
+        paths.user_settings, yaml.safe_dump(settings, sort_keys=False, allow_unicode=True)
+    )
+
+
+class SetupScreen(Screen[SetupChoice]):
+    """Welcome screen shown when no provider is configured."""
+
+    CSS_PATH = "setup.tcss"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "submit", "Continue"),
+        Binding("ctrl+d", "demo", "Offline demo"),
+    ]
+
+    method: var[Method] = var("anthropic")
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="card"):
+            yield Static("Welcome to MewCode", id="title")
+            yield Static("No model provider is set up yet. Choose how to start:", id="intro")
+            yield OptionList(*(Option(label, id=key) for key, label in METHODS), id="methods")
+            yield Static(HINTS["anthropic"], id="hint")
+            with Vertical(id="form"):
+                with Horizontal(id="field-url", classes="field"):
+                    yield Label("Base URL")
+                    yield Input(placeholder="e.g. http://localhost:11434/v1", id="base-url")
+                with Horizontal(id="field-model", classes="field"):
+                    yield Label("Model")
+                    yield Input(placeholder="e.g. llama3.1", id="model")
+                with Horizontal(id="field-key", classes="field"):
+                    yield Label("API key", id="key-label")
+                    yield Input(placeholder="paste the key here", password=True, id="api-key")
+            yield Static("", id="error")
+            yield Button("Continue", variant="primary", id="continue")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#methods", OptionList).highlighted = 0
+        self.watch_method(self.method)
+
+    def watch_method(self, method: Method) -> None:
+        for key, _ in METHODS:
+            self.set_class(key == method, f"-{key}")
+        if not self.is_mounted:
+            return
+        self.query_one("#hint", Static).update(HINTS[method])
+        label = "API key (optional)" if method == "compatible" else "API key"
+        self.query_one("#key-label", Label).update(label)
+        self.query_one("#error", Static).update("")
+
+    @on(OptionList.OptionHighlighted, "#methods")
+    def _method_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self.method = event.option.id  # type: ignore[assignment]
+
+    @on(OptionList.OptionSelected, "#methods")
+    def _method_selected(self, event: OptionList.OptionSelected) -> None:
+        self.method = event.option.id  # type: ignore[assignment]
+        if self.method == "demo":
+            self.action_submit()
+        else:
+            self.focus_next(Input)
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#continue")
+    def _form_submitted(self) -> None:
+        self.action_submit()
+
+    def action_demo(self) -> None:
+        """Start the offline demo."""
+        self.dismiss(SetupChoice("demo"))
+
+    def action_submit(self) -> None:
+        """Validate the form and finish, or show why not."""
+        try:
+            choice = validate_choice(
+                self.method,
+                self.query_one("#api-key", Input).value,
+                self.query_one("#base-url", Input).value,
+                self.query_one("#model", Input).value,
+            )
+        except ConfigError as exc:
+            self.query_one("#error", Static).update(str(exc))
+            return
+        self.dismiss(choice)

@@ -1,0 +1,1 @@
+"""widgets of the MewCode TUI."""

@@ -1,0 +1,225 @@
+"""A syntax-highlighted diff, unified or side by side, built on textual-diff-view.
+
+The runtime hands us unified diffs (``FileDiff.diff``, ``ApprovalRequested.diff``)
+while ``DiffView`` wants before/after text. We rebuild both sides from the hunks,
+padding the gaps between hunks with blank lines so line numbers stay true, and
+give the view the hunk structure as its opcodes so only what the diff holds is
+shown.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from textual.app import ComposeResult
+from textual.reactive import var
+from textual.widget import Widget
+from textual.widgets import Static
+
+if TYPE_CHECKING:
+    from textual_diff_view import DiffView
+
+DEFAULT_MAX_LINES = 400
+_HUNK_HEADER = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+Opcode = tuple[str, int, int, int, int]
+
+
+@dataclass
+class Hunk:
+    """One ``@@`` block: where it starts on each side and its tagged lines."""
+
+    old_start: int
+    old_length: int
+    new_start: int
+    new_length: int
+    lines: list[tuple[str, str]] = field(default_factory=list)  # (" "|"-"|"+", text)
+
+
+@dataclass
+class ParsedDiff:
+    """Hunks of a unified diff, possibly cut short at ``max_lines`` body lines."""
+
+    hunks: list[Hunk]
+    shown_lines: int
+    total_lines: int
+
+    @property
+    def hidden_lines(self) -> int:
+        return self.total_lines - self.shown_lines
+
+
+def parse_unified_diff(text: str, max_lines: int = DEFAULT_MAX_LINES) -> ParsedDiff:
+    """Read the hunks of a unified diff; body lines past ``max_lines`` are counted, not kept."""
+    hunks: list[Hunk] = []
+    shown = total = 0
+    current: Hunk | None = None
+    old_left = new_left = 0
+    for line in text.splitlines():
+        if current is not None and (old_left > 0 or new_left > 0):
+            tag, body = (line[:1] or " "), line[1:]
+            if tag == "\\":  # "\ No newline at end of file"
+                continue
+            if tag not in " -+":
+                current = None  # malformed: the hunk ended early
+            else:
+                old_left -= tag in " -"
+                new_left -= tag in " +"
+                total += 1
+                if shown < max_lines:
+                    current.lines.append((tag, body))
+                    shown += 1
+                continue
+        match = _HUNK_HEADER.match(line)
+        if match:
+            old_len = int(match.group(2) if match.group(2) is not None else 1)
+            new_len = int(match.group(4) if match.group(4) is not None else 1)
+            current = Hunk(int(match.group(1)), old_len, int(match.group(3)), new_len)
+            old_left, new_left = old_len, new_len
+            hunks.append(current)
+    return ParsedDiff([h for h in hunks if h.lines], shown, total)
+
+
+def rebuild_sides(hunks: list[Hunk]) -> tuple[str, str, list[list[Opcode]]]:
+    """Before text, after text and one opcode group per hunk, with true line numbers."""
+    before: list[str] = []
+    after: list[str] = []
+    groups: list[list[Opcode]] = []
+    for hunk in hunks:
+        # A zero-length side names the line *after which* the hunk applies.
+        old_at = hunk.old_start - 1 if hunk.old_length else hunk.old_start
+        new_at = hunk.new_start - 1 if hunk.new_length else hunk.new_start
+        before.extend([""] * max(0, old_at - len(before)))
+        after.extend([""] * max(0, new_at - len(after)))
+        group: list[Opcode] = []
+        index = 0
+        lines = hunk.lines
+        while index < len(lines):
+            i, j = len(before), len(after)
+            if lines[index][0] == " ":
+                while index < len(lines) and lines[index][0] == " ":
+                    before.append(lines[index][1])
+                    after.append(lines[index][1])
+                    index += 1
+                group.append(("equal", i, len(before), j, len(after)))
+                continue
+            while index < len(lines) and lines[index][0] != " ":
+                tag, text = lines[index]
+                (before if tag == "-" else after).append(text)
+                index += 1
+            removed, added = len(before) > i, len(after) > j
+            kind = "replace" if removed and added else ("delete" if removed else "insert")
+            group.append((kind, i, len(before), j, len(after)))
+        groups.append(group)
+    return "\n".join(before), "\n".join(after), groups
+
+
+def unified_diff_of(before: str, after: str, path: str) -> str:
+    """A unified diff of two texts, for callers that hold whole files."""
+    lines = difflib.unified_diff(
+        before.splitlines(), after.splitlines(), f"a/{path}", f"b/{path}", lineterm=""
+    )
+    return "\n".join(lines)
+
+
+@cache
+def _hunk_diff_view_class() -> type[DiffView]:
+    """``DiffView`` that shows our hunks instead of re-diffing (imported lazily)."""
+    from textual_diff_view import DiffView
+
+    class HunkDiffView(DiffView):
+        def __init__(self, groups: list[list[Opcode]], *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._hunk_groups = groups
+
+        @property
+        def grouped_opcodes(self) -> list[list[Opcode]]:
+            return self._hunk_groups
+
+    return HunkDiffView
+
+
+class DiffPanel(Widget):
+    """A bounded, syntax-highlighted diff of one file; ``split`` switches the layout."""
+
+    DEFAULT_CSS = """
+    DiffPanel {
+        height: auto;
+        width: 1fr;
+    }
+    DiffPanel > .diff-panel--note {
+        color: $text-warning;
+        padding: 0 1;
+    }
+    DiffPanel > .diff-panel--empty {
+        color: $text-muted;
+        padding: 0 1;
+    }
+    """
+
+    split: var[bool] = var(False)
+
+    def __init__(
+        self,
+        unified_diff: str,
+        path: str,
+        split: bool = False,
+        *,
+        max_lines: int = DEFAULT_MAX_LINES,
+        wrap: bool = False,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.path = path
+        self.parsed = parse_unified_diff(unified_diff, max_lines)
+        self._wrap = wrap
+        self.set_reactive(DiffPanel.split, split)
+
+    @classmethod
+    def from_texts(cls, before: str, after: str, path: str, split: bool = False) -> DiffPanel:
+        """A panel for two whole texts rather than a unified diff."""
+        return cls(unified_diff_of(before, after, path), path, split)
+
+    @property
+    def added(self) -> int:
+        return sum(tag == "+" for hunk in self.parsed.hunks for tag, _ in hunk.lines)
+
+    @property
+    def removed(self) -> int:
+        return sum(tag == "-" for hunk in self.parsed.hunks for tag, _ in hunk.lines)
+
+    def compose(self) -> ComposeResult:
+        if not self.parsed.hunks:
+            yield Static(f"{self.path}: no changes to show", classes="diff-panel--empty")
+            return
+        before, after, groups = rebuild_sides(self.parsed.hunks)
+        view_class = _hunk_diff_view_class()
+        yield view_class(
+            groups,
+            self.path,
+            self.path,
+            before,
+            after,
+            split=self.split,
+            annotations=True,
+            wrap=self._wrap,
+        )
+        if self.parsed.hidden_lines:
+            yield Static(
+                f"… {self.parsed.hidden_lines:,} more diff lines not shown",
+                classes="diff-panel--note",
+            )
+
+    def watch_split(self, split: bool) -> None:
+        for view in self.query(_hunk_diff_view_class()):
+            view.split = split
+
+    def toggle_split(self) -> None:
+        """Switch between unified and side-by-side layouts."""
+        self.split = not self.split
