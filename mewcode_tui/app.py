@@ -1,0 +1,46 @@
+"""The MewCode Textual app: themes, the main screen, the command palette."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from textual.app import App
+
+from mewcode_tui.palette import MewCodeCommands
+from mewcode_tui.screens.main import MainScreen, RuntimeOpener
+from mewcode_tui.session_start import TuiOptions
+
+
+class MewCodeApp(App[int]):
+    """A terminal coding agent. ``provider``/``opener`` are injected by tests."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "MewCode"
+    COMMANDS = App.COMMANDS | {MewCodeCommands}
+
+    def __init__(
+        self,
+        options: TuiOptions,
+        *,
+        provider: Any = None,
+        opener: RuntimeOpener | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        super().__init__()
+        self.options = options
+        self._main = MainScreen(options, provider=provider, opener=opener, clock=clock)
+
+    @property
+    def main_screen(self) -> MainScreen:
+        return self._main
+
+    def on_mount(self) -> None:
+        from mewcode_tui.themes import load_themes, restore_theme
+
+        warnings = load_themes(self, self.options.paths)
+        restore_theme(self, self.options.paths)
+        self.push_screen(self._main)
+        for warning in warnings:
+            self._main.call_after_refresh(self._main.say, warning, "warning")

@@ -1,0 +1,21 @@
+"""Slash commands of the MewCode TUI."""
+
+from __future__ import annotations
+
+from agent_core.config.paths import MewcodePaths
+from mewcode_tui.commands import info, permissions, prompts, session
+from mewcode_tui.commands.registry import CommandRegistry, SlashCommand
+
+
+def build_registry(paths: MewcodePaths, extra: list[SlashCommand] = ()) -> CommandRegistry:
+    """Built-in commands, user then project custom commands, then ``extra`` (skills)."""
+    registry = CommandRegistry()
+    for module in (info, session, permissions, prompts):
+        for command in module.COMMANDS:
+            registry.register(command)
+    folders = [paths.home / "commands", paths.project / ".mewcode" / "commands"]
+    for command in prompts.load_custom_commands(folders):
+        registry.register(command)
+    for command in extra:
+        registry.register(command)
+    return registry

@@ -1,0 +1,54 @@
+"""/permissions: list every rule with its source; remove session and saved rules."""
+
+from __future__ import annotations
+
+from mewcode_tui.commands.registry import CommandHost, SlashCommand
+
+USAGE = "[remove N]"
+
+
+def rules_listing(rules: list) -> str:
+    """Numbered rules with their kind and the file (or 'session') they came from."""
+    if not rules:
+        return "No permission rules. Approve a call with 'always' or edit settings.yaml to add one."
+    lines = ["Permission rules (remove one with /permissions remove N):"]
+    for number, entry in enumerate(rules, start=1):
+        lines.append(f"  {number:>2}. {entry.kind:<5} {entry.rule}  — {entry.source}")
+    return "\n".join(lines)
+
+
+def permissions(host: CommandHost, args: str) -> None:
+    rt = host.runtime
+    if rt is None:
+        host.say("Still starting: no rules loaded yet.", "warning")
+        return
+    rules = rt.rules()
+    words = args.split()
+    if not words:
+        host.say(rules_listing(rules))
+        return
+    if words[0] != "remove" or len(words) != 2 or not words[1].isdigit():
+        host.say(f"Usage: /permissions {USAGE}", "warning")
+        return
+    number = int(words[1])
+    if not 1 <= number <= len(rules):
+        host.say(f"No rule {number}: there are {len(rules)}.", "warning")
+        return
+    entry = rules[number - 1]
+    if entry.source == "cli":
+        host.say("That rule came from the command line; restart without it.", "warning")
+        return
+    try:
+        removed = rt.remove_rule(entry)
+    except OSError as exc:
+        host.say(f"Could not remove {entry.rule}: {exc.strerror}", "error")
+        return
+    if removed:
+        host.say(f"Removed {entry.kind} rule {entry.rule} ({entry.source}).")
+    else:
+        host.say(f"Rule {entry.rule} was not found in {entry.source}.", "warning")
+
+
+COMMANDS = [
+    SlashCommand("permissions", "ui", "List or remove permission rules", permissions, USAGE),
+]

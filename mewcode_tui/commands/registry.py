@@ -1,0 +1,102 @@
+"""Slash commands: the registry and what a command may ask of the screen (SPEC §19).
+
+Four kinds: ``local`` (answers from local state: /help, /cost), ``ui`` (changes
+UI or session state: /mode, /clear), ``prompt`` (injects a prompt for the
+model: /review, custom Markdown commands) and ``skill`` (one per skill).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+CommandKind = Literal["local", "ui", "prompt", "skill"]
+
+
+class CommandHost(Protocol):
+    """The screen as commands see it."""
+
+    runtime: Any  # agent_core.agent.runtime.Runtime, or None while starting
+    paths: Any  # MewcodePaths
+    settings: Any  # Settings
+    registry: CommandRegistry
+
+    @property
+    def app(self) -> Any: ...
+
+    def say(self, text: str, level: Literal["info", "warning", "error"] = "info") -> None:
+        """Show a line (or a few) in the chat pane."""
+
+    async def send_prompt(self, prompt: str, shown: str | None = None) -> None:
+        """Start a turn with ``prompt``; ``shown`` is what the chat displays instead."""
+
+    def set_mode(self, mode: str) -> None: ...
+
+    async def clear_conversation(self) -> None: ...
+
+    def refresh_status(self) -> None: ...
+
+
+Handler = Callable[[CommandHost, str], Awaitable[None] | None]
+
+
+@dataclass(frozen=True)
+class SlashCommand:
+    """One `/name` command."""
+
+    name: str
+    kind: CommandKind
+    description: str
+    handler: Handler
+    usage: str = ""
+
+
+def parse_command(text: str) -> tuple[str, str] | None:
+    """'/name rest of line' -> ('name', 'rest of line'); None if not a command."""
+    stripped = text.strip()
+    if not stripped.startswith("/") or stripped.startswith("//"):
+        return None
+    head, _, args = stripped[1:].partition(" ")
+    if not head or "/" in head:
+        return None  # '/usr/bin/x' is a path, not a command
+    return head.lower(), args.strip()
+
+
+class CommandRegistry:
+    """Commands by name; later registrations replace earlier ones of the same name."""
+
+    def __init__(self) -> None:
+        self._commands: dict[str, SlashCommand] = {}
+
+    def register(self, command: SlashCommand) -> None:
+        self._commands[command.name] = command
+
+    def get(self, name: str) -> SlashCommand | None:
+        return self._commands.get(name)
+
+    def all(self) -> list[SlashCommand]:
+        return sorted(self._commands.values(), key=lambda c: c.name)
+
+    def choices(self) -> list[tuple[str, str]]:
+        """(name, description) pairs, for completion and the palette."""
+        return [(c.name, c.description) for c in self.all()]
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._commands
+
+    async def dispatch(self, host: CommandHost, text: str) -> bool:
+        """Run the command in ``text``; False when ``text`` is not a command at all."""
+        parsed = parse_command(text)
+        if parsed is None:
+            return False
+        name, args = parsed
+        command = self._commands.get(name)
+        if command is None:
+            host.say(f"Unknown command /{name} — type /help for the list.", "warning")
+            return True
+        result = command.handler(host, args)
+        if inspect.isawaitable(result):
+            await result
+        return True

@@ -1,0 +1,104 @@
+"""UI-state commands: /clear, /model, /mode, /plan, /theme, /exit."""
+
+from __future__ import annotations
+
+import os
+
+from agent_core.config.settings import MODES
+from agent_core.errors import MewCodeError
+from mewcode_tui.commands.registry import CommandHost, SlashCommand
+
+PROVIDERS = ("anthropic", "openai", "demo")
+
+
+async def clear(host: CommandHost, args: str) -> None:
+    await host.clear_conversation()
+    host.say("Started a new session; the old one stays on disk.")
+
+
+def model(host: CommandHost, args: str) -> None:
+    rt = host.runtime
+    if rt is None:
+        host.say("Still starting: try again in a moment.", "warning")
+        return
+    if not args:
+        host.say(f"Model {rt.provider.model} ({rt.provider.name}). Switch with /model NAME.")
+        return
+    if rt.running:
+        host.say("Wait for the turn to finish (or Esc) before switching models.", "warning")
+        return
+    prefix, sep, rest = args.strip().partition(":")
+    if sep and prefix in PROVIDERS:
+        provider_name, model_name = prefix, rest
+    else:
+        provider_name, model_name = rt.provider.name, args.strip()
+    try:
+        from agent_core.llm.factory import make_provider
+
+        rt.provider = make_provider(
+            provider_name,
+            model_name.strip(),
+            settings=host.settings,
+            env=os.environ,
+            cwd=host.paths.project,
+        )
+    except MewCodeError as exc:
+        host.say(f"Cannot switch model: {exc}", "error")
+        return
+    host.refresh_status()
+    host.say(f"Now using {rt.provider.model} ({rt.provider.name}).")
+
+
+def mode(host: CommandHost, args: str) -> None:
+    if not args:
+        current = host.runtime.mode if host.runtime is not None else "default"
+        host.say(f"Mode {current}. Choose one of: {', '.join(MODES)} (or Shift+Tab).")
+        return
+    wanted = {m.lower(): m for m in MODES}.get(args.strip().lower())
+    if wanted is None:
+        host.say(f"Unknown mode {args!r}; choose one of: {', '.join(MODES)}.", "warning")
+        return
+    host.set_mode(wanted)
+
+
+async def plan(host: CommandHost, args: str) -> None:
+    host.set_mode("plan")
+    if args:
+        await host.send_prompt(args)
+    else:
+        host.say("Plan mode: read-only tools; the model proposes a plan for you to approve.")
+
+
+def theme(host: CommandHost, args: str) -> None:
+    app = host.app
+    names = sorted(app.available_themes)
+    if not args:
+        host.say(f"Theme {app.theme}. Available: {', '.join(names)}.")
+        return
+    name = args.strip()
+    if name not in app.available_themes:
+        host.say(f"No theme named {name!r}. Available: {', '.join(names)}.", "warning")
+        return
+    app.theme = name
+    from mewcode_tui.themes import save_theme
+
+    try:
+        save_theme(host.paths, name)
+    except OSError as exc:
+        host.say(f"Theme switched but not saved: {exc.strerror}", "warning")
+        return
+    host.say(f"Theme {name} (saved).")
+
+
+def exit_app(host: CommandHost, args: str) -> None:
+    host.app.exit(0)
+
+
+COMMANDS = [
+    SlashCommand("clear", "ui", "Start a new conversation", clear),
+    SlashCommand("model", "ui", "Show or switch the model", model, "[provider:]NAME"),
+    SlashCommand("mode", "ui", "Show or set the permission mode", mode, "[MODE]"),
+    SlashCommand("plan", "ui", "Enter plan mode (optionally with a task)", plan, "[TASK]"),
+    SlashCommand("theme", "ui", "List or switch themes (saved)", theme, "[NAME]"),
+    SlashCommand("exit", "ui", "Quit MewCode", exit_app),
+]

@@ -1,0 +1,43 @@
+"""Ctrl+P command palette: slash commands and screen actions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+
+class MewCodeCommands(Provider):
+    """Every slash command plus the main screen's actions."""
+
+    def _items(self) -> list[tuple[str, str, Callable[[], object]]]:
+        from mewcode_tui.screens.main import MainScreen
+
+        screen = self.screen
+        if not isinstance(screen, MainScreen):
+            return []
+        items: list[tuple[str, str, Callable[[], object]]] = [
+            ("Cycle permission mode", "default → acceptEdits → plan", screen.action_cycle_mode),
+            ("Expand/collapse all tool calls", "Ctrl+O", screen.action_toggle_calls),
+            ("Cancel the running turn", "Esc", screen.action_cancel_turn),
+        ]
+        for command in screen.registry.all():
+            label = "/" + command.name
+            if command.usage:
+                action = partial(screen.prefill, label + " ")
+            else:
+                action = partial(screen.run_command_text, label)
+            items.append((label, command.description, action))
+        return items
+
+    async def discover(self) -> Hits:
+        for label, help_text, action in self._items():
+            yield DiscoveryHit(label, action, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for label, help_text, action in self._items():
+            score = matcher.match(label)
+            if score > 0:
+                yield Hit(score, matcher.highlight(label), action, help=help_text)

@@ -1,0 +1,226 @@
+"""Turns runtime events into transcript entries and widget updates, one event at a time."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from agent_core import events as ev
+from mewcode_tui.transcript import (
+    AssistantEntry,
+    NoticeEntry,
+    ThinkingEntry,
+    TodoEntry,
+    ToolCallRecord,
+    Transcript,
+)
+
+if TYPE_CHECKING:
+    from mewcode_tui.widgets.chat_log import ChatLog
+    from mewcode_tui.widgets.status_bar import StatusBar
+
+STOP_NOTES = {
+    "cancelled": ("warning", "Turn cancelled."),
+    "max_iterations": ("warning", "Stopped: the turn hit the iteration limit."),
+    "hallucinated_tools": ("warning", "Stopped: the model kept calling tools that do not exist."),
+}
+
+
+class PresenterHost(Protocol):
+    """What the presenter needs from the screen besides the widgets."""
+
+    def ask_approval(self, event: ev.ApprovalRequested) -> None: ...
+
+    def mode_changed(self, mode: str) -> None: ...
+
+    def turn_clock(self, running: bool) -> None: ...
+
+
+class TurnPresenter:
+    """Applies each event to the transcript, the chat log and the status bar."""
+
+    def __init__(
+        self, host: PresenterHost, transcript: Transcript, log: ChatLog, status: StatusBar
+    ) -> None:
+        self.host = host
+        self.transcript = transcript
+        self.log = log
+        self.status = status
+        self._streamed = False  # did the current message arrive as deltas?
+        self._todo: TodoEntry | None = None
+        self._error_shown = False  # the loop sends Error, then TurnCompleted(error)
+
+    async def apply(self, event: ev.Event) -> None:
+        handler = getattr(self, "on_" + type(event).__name__, None)
+        if handler is not None:
+            await handler(event)
+
+    async def say(self, level: str, text: str) -> None:
+        await self.log.append(self.transcript.add(NoticeEntry(level, text)))  # type: ignore[arg-type]
+
+    # --- streaming text ---------------------------------------------------
+
+    async def on_TurnStarted(self, event: ev.TurnStarted) -> None:
+        self._todo = None
+        self._error_shown = False
+        self.status.phase = "thinking"
+        self.host.turn_clock(True)
+
+    async def on_MessageDelta(self, event: ev.MessageDelta) -> None:
+        self._streamed = True
+        entry, new = self.transcript.open_assistant()
+        entry.chunks.append(event.text)
+        if new:
+            await self.log.append(entry)
+            return
+        view = self.log.view(entry)
+        if view is not None:
+            await view.write(event.text)  # type: ignore[attr-defined]
+
+    async def on_ThinkingDelta(self, event: ev.ThinkingDelta) -> None:
+        self._streamed = True
+        entry, new = self.transcript.open_thinking()
+        if new:
+            entry.chunks.append(event.text)
+            await self.log.append(entry)
+            return
+        view = self.log.view(entry)
+        if view is not None:
+            view.append(event.text)  # type: ignore[attr-defined]
+        else:
+            entry.chunks.append(event.text)
+
+    async def _finish_streams(self) -> None:
+        for entry in self.transcript.entries[-3:]:
+            if isinstance(entry, AssistantEntry | ThinkingEntry) and not entry.done:
+                entry.done = True
+                view = self.log.view(entry)
+                if isinstance(entry, AssistantEntry) and view is not None:
+                    await view.finish()  # type: ignore[attr-defined]
+                elif view is not None:
+                    view.refresh_text()  # type: ignore[attr-defined]
+
+    async def on_AssistantMessage(self, event: ev.AssistantMessage) -> None:
+        if not self._streamed:
+            text = "".join(b.get("text", "") for b in event.content if b.get("type") == "text")
+            if text:
+                await self.log.append(self.transcript.add(AssistantEntry([text], done=True)))
+        await self._finish_streams()
+        self._streamed = False
+
+    # --- tool calls -------------------------------------------------------
+
+    def _refresh_call(self, record: ToolCallRecord) -> None:
+        line = self.log.line_for(record.call_id)
+        if line is not None:
+            line.refresh_line()
+            if record.expanded and line.detail is not None:
+                line.detail.refresh_detail()
+
+    async def on_ToolCall(self, event: ev.ToolCall) -> None:
+        await self._finish_streams()
+        record = ToolCallRecord(
+            event.call_id, event.tool, event.summary, event.input, event.read_only
+        )
+        round_, new = self.transcript.add_call(record)
+        if new:
+            await self.log.append(round_)
+            return
+        view = self.log.view(round_)
+        if view is not None:
+            view.add_call(record)  # type: ignore[attr-defined]
+            view.set_class(len(round_.calls) > 1, "-multi")
+
+    async def on_PermissionDecision(self, event: ev.PermissionDecision) -> None:
+        record = self.transcript.calls.get(event.call_id)
+        if record is None:
+            return
+        record.status = {"allow": "running", "deny": "denied", "ask": "awaiting"}[event.decision]
+        record.reason = event.reason if event.decision == "deny" else ""
+        self._refresh_call(record)
+
+    async def on_ApprovalRequested(self, event: ev.ApprovalRequested) -> None:
+        record = self.transcript.calls.get(event.call_id)
+        if record is not None:
+            record.status = "awaiting"
+            self._refresh_call(record)
+        self.host.ask_approval(event)
+
+    async def on_ToolResult(self, event: ev.ToolResult) -> None:
+        record = self.transcript.calls.get(event.call_id)
+        if record is None:
+            return
+        if record.status != "denied":
+            record.status = "error" if event.is_error else "ok"
+        record.duration_ms = event.duration_ms
+        record.set_output(event.content)
+        self._refresh_call(record)
+
+    async def on_FileDiff(self, event: ev.FileDiff) -> None:
+        record = self.transcript.calls.get(event.call_id)
+        if record is None:
+            return
+        record.diff, record.diff_path = event.diff, event.path
+        record.added, record.removed = event.added, event.removed
+        self._refresh_call(record)
+
+    async def on_Diagnostics(self, event: ev.Diagnostics) -> None:
+        items = event.items[:5]
+        more = f"\n  … {len(event.items) - 5} more" if len(event.items) > 5 else ""
+        body = "\n".join(f"  {item}" for item in items)
+        await self.say("warning", f"Diagnostics in {event.path}:\n{body}{more}")
+
+    async def on_TodoUpdate(self, event: ev.TodoUpdate) -> None:
+        if self._todo is not None and self.log.view(self._todo) is not None:
+            self.log.view(self._todo).show(event.todos)  # type: ignore[union-attr]
+            return
+        self._todo = TodoEntry(event.todos)
+        await self.log.append(self.transcript.add(self._todo))
+
+    # --- status -----------------------------------------------------------
+
+    async def on_UsageUpdate(self, event: ev.UsageUpdate) -> None:
+        status = self.status
+        status.input_tokens = event.input_tokens
+        status.output_tokens = event.output_tokens
+        status.cache_read_tokens = event.cache_read_tokens
+        status.cost_usd = event.cost_usd
+        status.context_tokens = event.context_tokens
+        status.context_window = event.context_window
+
+    async def on_Status(self, event: ev.Status) -> None:
+        self.status.phase = event.phase
+        self.status.phase_detail = event.detail
+
+    async def on_ModeChanged(self, event: ev.ModeChanged) -> None:
+        self.host.mode_changed(event.mode)
+
+    async def on_Compaction(self, event: ev.Compaction) -> None:
+        note = f" {event.note}" if event.note else ""
+        await self.say(
+            "info",
+            f"Context compacted ({event.layer}): {event.tokens_before:,} → "
+            f"{event.tokens_after:,} tokens.{note}",
+        )
+
+    async def on_Error(self, event: ev.Error) -> None:
+        self._error_shown = True
+        await self.say("error", event.message)
+
+    async def on_Notice(self, event: ev.Notice) -> None:
+        await self.say(event.level, event.message)
+
+    async def on_TurnCompleted(self, event: ev.TurnCompleted) -> None:
+        await self._finish_streams()
+        self._streamed = False
+        for record in self.transcript.calls.values():
+            if record.status in ("pending", "running", "awaiting"):
+                record.status = "cancelled"
+                self._refresh_call(record)
+        self.status.phase = "idle"
+        self.status.phase_detail = ""
+        self.host.turn_clock(False)
+        if event.stop_reason == "error" and not self._error_shown:
+            await self.say("error", event.error or "The turn failed.")
+        elif event.stop_reason in STOP_NOTES:
+            level, text = STOP_NOTES[event.stop_reason]
+            await self.say(level, text)

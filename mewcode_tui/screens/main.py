@@ -1,0 +1,382 @@
+"""The main screen: chat pane, completion menu, prompt and status bar; drives turns.
+
+Each turn runs in a worker that reads the runtime's rendezvous channel one
+event at a time and hands it to the presenter, so the agent is never more
+than one event ahead of what the screen has shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+
+from agent_core.channel import RendezvousChannel
+from agent_core.errors import MewCodeError
+from agent_core.events import ApprovalReply, ApprovalRequested, TurnCompleted
+from mewcode_tui.commands import build_registry
+from mewcode_tui.completion import CompletionQuery, FileIndex, rank_commands, rank_paths
+from mewcode_tui.presenter import TurnPresenter
+from mewcode_tui.session_start import (
+    TuiOptions,
+    build_provider,
+    open_runtime,
+    options_after_setup,
+)
+from mewcode_tui.transcript import NoticeEntry, Transcript, UserEntry, transcript_from_history
+from mewcode_tui.widgets.chat_log import ChatLog
+from mewcode_tui.widgets.completion_menu import CompletionMenu
+from mewcode_tui.widgets.prompt_input import PromptInput
+from mewcode_tui.widgets.status_bar import StatusBar, short_path
+from mewcode_tui.widgets.tool_call_view import ToolCallLine
+
+log = logging.getLogger("mewcode.tui")
+
+MODE_CYCLE = ("default", "acceptEdits", "plan")
+RuntimeOpener = Callable[[TuiOptions, Any], Awaitable[Any]]
+
+
+class MainScreen(Screen):
+    """The conversation."""
+
+    CSS_PATH = "main.tcss"
+    BINDINGS = [
+        Binding("escape", "cancel_turn", "Cancel turn"),
+        Binding("shift+tab", "cycle_mode", "Mode", priority=True),
+        Binding("ctrl+o", "toggle_calls", "Expand all", priority=True),
+        Binding("pageup", "scroll_chat(-1)", "Scroll up", show=False),
+        Binding("pagedown", "scroll_chat(1)", "Scroll down", show=False),
+    ]
+
+    def __init__(
+        self,
+        options: TuiOptions,
+        *,
+        provider: Any = None,
+        opener: RuntimeOpener | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        super().__init__()
+        self.options = options
+        self.paths = options.paths
+        self.settings = options.settings
+        self.provider = provider
+        self.opener = opener or open_runtime
+        self.clock = clock
+        self.runtime: Any = None
+        self.mode = options.mode
+        self.transcript = Transcript()
+        self.registry = build_registry(options.paths)
+        self.files = FileIndex(options.cwd)
+        self.pending: list[str] = []  # prompts waiting for the runtime or the running turn
+        self.turn_active = False
+        self._turn_task: asyncio.Task | None = None
+        self._turn_started: float | None = None
+        self._env: dict[str, str] | None = None  # the environment with a key from setup
+
+    def compose(self) -> ComposeResult:
+        menu = CompletionMenu(id="completion")
+        yield ChatLog(self.transcript, id="chat")
+        yield menu
+        yield PromptInput(menu, id="prompt")
+        yield StatusBar(id="status")
+
+    def on_mount(self) -> None:
+        self.chat = self.query_one(ChatLog)
+        self.prompt = self.query_one(PromptInput)
+        self.menu = self.query_one(CompletionMenu)
+        self.status = self.query_one(StatusBar)
+        self.presenter = TurnPresenter(self, self.transcript, self.chat, self.status)
+        self.status.cwd = short_path(self.options.cwd)
+        self.status.mode = self.mode
+        self.status.model = self.options.model or ""
+        self.status.phase = "starting"
+        self.prompt.focus()
+        self.set_interval(1.0, self._tick)
+        if self.options.prompt:
+            self.pending.append(self.options.prompt)
+        # First frame first: the provider (and its SDK import) comes after it.
+        self.call_after_refresh(self.begin)
+
+    def begin(self) -> None:
+        """Ask for a provider on first run, else start the session."""
+        if self.provider is None and self.options.needs_setup:
+            from mewcode_tui.screens.setup import SetupScreen
+
+            self.status.phase = "setup"
+            self.app.push_screen(SetupScreen(), self._setup_chosen)
+        else:
+            self.start_session()
+
+    def _setup_chosen(self, choice: Any) -> None:
+        from mewcode_tui.screens.setup import apply_setup
+
+        if choice is None:
+            self.app.exit(1)
+            return
+        try:
+            apply_setup(choice, self.paths)
+        except (OSError, MewCodeError) as exc:
+            self.say(f"Your choice was not saved: {exc}", "warning")
+        self.options, self._env = options_after_setup(self.options, choice)
+        if choice.api_key:
+            self.say(
+                f"Saved provider {choice.provider} in {self.paths.user_settings}; the key is in "
+                "credentials.yaml. You can also export it in your shell profile instead."
+            )
+        self.start_session()
+
+    # --- starting the session ----------------------------------------------
+
+    @work(group="start", exclusive=True)
+    async def start_session(self) -> None:
+        """Create the provider (SDK import in a thread) and open the runtime."""
+        try:
+            provider = self.provider or await asyncio.to_thread(
+                build_provider, self.options, self._env
+            )
+            self.provider = provider
+            runtime = await self.opener(self.options, provider)
+        except MewCodeError as exc:
+            self.status.phase = "no session"
+            self.say(f"Cannot start: {exc}", "error")
+            return
+        except Exception as exc:  # one line for the user, the traceback for the log
+            log.exception("session start failed")
+            self.status.phase = "no session"
+            self.say(f"Cannot start: {type(exc).__name__}: {exc}", "error")
+            return
+        self.runtime = runtime
+        runtime.mode = self.mode
+        self.refresh_status()
+        for problem in [*runtime.settings_problems, *runtime.load_warnings]:
+            self.say(problem, "warning")
+        if runtime.history:
+            restored = transcript_from_history(runtime.history)
+            self.transcript.entries[:] = restored.entries
+            self.transcript.calls.clear()
+            self.transcript.calls.update(restored.calls)
+            await self.chat.reload()
+            self.say(f"Resumed session {runtime.session_id} ({len(runtime.history)} messages).")
+        self._next_turn()
+
+    def refresh_status(self) -> None:
+        rt = self.runtime
+        if rt is None:
+            return
+        status = self.status
+        status.model = rt.provider.model
+        status.mode = rt.mode
+        status.context_tokens = rt.context_tokens
+        status.context_window = rt.context_window
+        status.input_tokens = rt.usage.input_tokens
+        status.output_tokens = rt.usage.output_tokens
+        status.cache_read_tokens = rt.usage.cache_read_tokens
+        status.cost_usd = rt.cost_usd
+        if status.phase in ("starting", "no session"):
+            status.phase = "idle"
+
+    # --- the host API for commands and the presenter -------------------------
+
+    def say(self, text: str, level: Literal["info", "warning", "error"] = "info") -> None:
+        """Show a notice in the chat pane."""
+        entry = self.transcript.add(NoticeEntry(level, text))
+        self.run_worker(self.chat.append(entry), group="notice")
+
+    async def send_prompt(self, prompt: str, shown: str | None = None) -> None:
+        """Start a turn now, or queue it until the session is free."""
+        if self.runtime is None or self.turn_active:
+            self.pending.append(prompt)
+            waiting = "the session starts" if self.runtime is None else "this turn ends"
+            self.app.notify(f"Queued: sent when {waiting}.", timeout=3)
+            return
+        await self.chat.append(self.transcript.add(UserEntry(shown or prompt)))
+        self.run_turn(prompt)
+
+    def _next_turn(self) -> None:
+        if self.pending and self.runtime is not None and not self.turn_active:
+            prompt = self.pending.pop(0)
+            self.run_worker(self.send_prompt(prompt), group="send")
+
+    def set_mode(self, mode: str) -> None:
+        self.mode = mode
+        if self.runtime is not None:
+            self.runtime.mode = mode
+        self.status.mode = mode
+
+    def mode_changed(self, mode: str) -> None:
+        self.mode = mode
+        self.status.mode = mode
+
+    async def clear_conversation(self) -> None:
+        if self.turn_active:
+            self.say("Wait for the turn to finish (or press Esc) before /clear.", "warning")
+            return
+        if self.runtime is not None:
+            await self.runtime.new_session()
+        self.transcript.clear()
+        await self.chat.reload()
+        self.refresh_status()
+
+    def turn_clock(self, running: bool) -> None:
+        if running:
+            self._turn_started = self.clock()
+        elif self._turn_started is not None:
+            self.status.elapsed = self.clock() - self._turn_started
+            self._turn_started = None
+
+    def _tick(self) -> None:
+        if self._turn_started is not None:
+            self.status.elapsed = self.clock() - self._turn_started
+
+    def ask_approval(self, event: ApprovalRequested) -> None:
+        """Open the approval (or plan) dialog; its answer releases the waiting agent."""
+        if event.tool == "ExitPlanMode":
+            from mewcode_tui.screens.plan_approval import PlanApprovalScreen
+
+            screen: Screen = PlanApprovalScreen(event)
+        else:
+            from mewcode_tui.screens.approval import ApprovalScreen
+
+            screen = ApprovalScreen(event)
+
+        def answered(reply: ApprovalReply | None) -> None:
+            reply = reply or ApprovalReply("deny")
+            if event.ticket is not None:
+                event.ticket.answer(reply.answer, reply.feedback)
+
+        self.app.push_screen(screen, answered)
+
+    # --- turns ---------------------------------------------------------------
+
+    @work(group="turn")
+    async def run_turn(self, prompt: str) -> None:
+        """Run one turn, consuming its events one at a time."""
+        self.turn_active = True
+        channel: RendezvousChannel = RendezvousChannel()
+        task = asyncio.create_task(self.runtime.run_turn(prompt, channel))
+        self._turn_task = task
+        task.add_done_callback(lambda _: channel.close())
+        completed = False
+        try:
+            async for event in channel:
+                try:
+                    await self.presenter.apply(event)
+                except Exception:  # a display bug must not stall the agent
+                    log.exception("presenting %s failed", type(event).__name__)
+                completed = completed or isinstance(event, TurnCompleted)
+            await asyncio.wait([task])
+            if task.cancelled() and not completed:
+                await self.presenter.apply(
+                    TurnCompleted(
+                        turn_id="",
+                        stop_reason="cancelled",
+                        final_text="",
+                        iterations=0,
+                        usage=self.runtime.usage,
+                    )
+                )
+            elif task.exception() is not None:
+                exc = task.exception()
+                log.error("turn failed", exc_info=exc)
+                self.presenter.host.turn_clock(False)
+                self.status.phase = "idle"
+                self.say(f"The turn failed: {exc}", "error")
+        finally:
+            if not task.done():
+                task.cancel()
+            self._turn_task = None
+            self.turn_active = False
+            self.refresh_status()
+        self._next_turn()
+
+    def action_cancel_turn(self) -> None:
+        if not self.turn_active:
+            return
+        if self.pending:
+            self.app.notify(f"Dropped {len(self.pending)} queued message(s).", timeout=3)
+            self.pending.clear()
+        self.status.phase = "cancelling"
+        if self.runtime is not None and self.runtime.running:
+            self.runtime.cancel()
+        elif self._turn_task is not None:
+            self._turn_task.cancel()
+
+    def action_cycle_mode(self) -> None:
+        current = self.mode
+        index = MODE_CYCLE.index(current) if current in MODE_CYCLE else -1
+        self.set_mode(MODE_CYCLE[(index + 1) % len(MODE_CYCLE)])
+
+    def action_toggle_calls(self) -> None:
+        self.chat.toggle_all()
+
+    def action_scroll_chat(self, direction: int) -> None:
+        if direction < 0:
+            self.chat.scroll_page_up()
+        else:
+            self.chat.scroll_page_down()
+
+    # --- input -----------------------------------------------------------------
+
+    async def on_prompt_input_submitted(self, message: PromptInput.Submitted) -> None:
+        text = message.text
+        if text.lstrip().startswith("/") and await self.registry.dispatch(self, text):
+            return
+        await self.send_prompt(text)
+
+    def on_prompt_input_query_changed(self, message: PromptInput.QueryChanged) -> None:
+        query = message.query
+        if query is None:
+            self.menu.hide()
+        elif query.trigger == "/":
+            self.menu.show(query, rank_commands(query.fragment, self.registry.choices()))
+        else:
+            self.complete_files(query)
+
+    @work(thread=True, exclusive=True, group="file-completion")
+    def complete_files(self, query: CompletionQuery) -> None:
+        candidates = rank_paths(query.fragment, self.files.files())
+        self.app.call_from_thread(self._show_file_candidates, query, candidates)
+
+    def _show_file_candidates(self, query: CompletionQuery, candidates: list) -> None:
+        if self.prompt.current_query() == query:
+            self.menu.show(query, candidates)
+
+    def on_prompt_input_focus_tools(self, message: PromptInput.FocusTools) -> None:
+        if not self.chat.focus_last_call():
+            self.app.notify("No tool calls yet.", timeout=2)
+
+    def on_tool_call_line_leave(self, message: ToolCallLine.Leave) -> None:
+        self.prompt.focus()
+
+    def on_tool_call_line_diff_requested(self, message: ToolCallLine.DiffRequested) -> None:
+        from mewcode_tui.screens.diff_screen import DiffScreen
+
+        record = message.record
+        self.app.push_screen(DiffScreen(record.diff or "", record.diff_path or record.summary))
+
+    async def on_unmount(self) -> None:
+        if self.runtime is not None:
+            try:
+                await self.runtime.close()
+            except Exception:
+                log.exception("closing the session failed")
+
+    # --- used by the command palette ------------------------------------------
+
+    def run_command_text(self, text: str) -> None:
+        """Run a slash command as if typed."""
+        self.run_worker(self.registry.dispatch(self, text), group="command")
+
+    def prefill(self, text: str) -> None:
+        """Put ``text`` in the prompt for the user to finish."""
+        self.prompt.load_text(text)
+        self.prompt.move_cursor(self.prompt.document.end)
+        self.prompt.focus()

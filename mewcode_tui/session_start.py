@@ -1,0 +1,103 @@
+"""Creating the provider and the runtime, off the first frame (SPEC §22).
+
+Everything that imports a vendor SDK happens here, inside functions the app
+calls from a worker after its first paint.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from agent_core.config.paths import MewcodePaths
+from agent_core.config.settings import Settings
+
+# The SDK module each provider uses, imported ahead of the first request.
+SDK_MODULES = {"anthropic": "anthropic", "openai": "openai"}
+
+
+@dataclass
+class TuiOptions:
+    """What `mewcode` (the CLI) hands the TUI."""
+
+    cwd: Path
+    paths: MewcodePaths
+    settings: Settings
+    provider_name: str | None = None
+    model: str | None = None
+    mode: str = "default"
+    inline: bool = False
+    resume_id: str | None = None
+    continue_latest: bool = False
+    demo: bool = False
+    prompt: str | None = None  # first message to send once ready
+
+    @property
+    def needs_setup(self) -> bool:
+        """No provider configured and no demo: the first-run screen comes first."""
+        return self.provider_name is None and not self.demo
+
+
+def build_provider(options: TuiOptions, env: Mapping[str, str] | None = None) -> Any:
+    """Make the configured provider and warm its SDK import (blocking: run in a thread)."""
+    from agent_core.llm.factory import make_provider
+
+    name = "demo" if options.demo else (options.provider_name or "")
+    provider = make_provider(
+        name, options.model, settings=options.settings, env=env or os.environ, cwd=options.cwd
+    )
+    module = SDK_MODULES.get(provider.name)
+    if module is not None:
+        importlib.import_module(module)
+    return provider
+
+
+async def open_runtime(options: TuiOptions, provider: Any) -> Any:
+    """Open (or resume) the session the TUI drives."""
+    from agent_core.agent.runtime import Runtime, RuntimeOptions
+
+    resume_id = options.resume_id or None
+    # `--resume` without an id: the latest session stands in for a picker.
+    continue_latest = options.continue_latest or options.resume_id == ""
+    return await Runtime.open(
+        RuntimeOptions(
+            cwd=options.cwd,
+            paths=options.paths,
+            settings=options.settings,
+            provider=provider,
+            mode=options.mode,
+            resume_id=resume_id,
+            continue_latest=continue_latest,
+        )
+    )
+
+
+def options_after_setup(options: TuiOptions, choice: Any) -> tuple[TuiOptions, dict[str, str]]:
+    """Options and environment for a first-run ``SetupChoice`` (key in env for this run)."""
+    from agent_core.llm.factory import KEY_ENV
+
+    if choice.provider == "demo":
+        return replace(options, demo=True, provider_name="demo"), dict(os.environ)
+    settings = options.settings
+    if choice.base_url:
+        settings = replace_settings(settings, base_url=choice.base_url)
+    env = dict(os.environ)
+    if choice.api_key:
+        env[settings.api_key_env or KEY_ENV[choice.provider]] = choice.api_key
+    updated = replace(
+        options,
+        provider_name=choice.provider,
+        model=choice.model or options.model,
+        settings=settings,
+    )
+    return updated, env
+
+
+def replace_settings(settings: Settings, **changes: Any) -> Settings:
+    import msgspec
+
+    return msgspec.structs.replace(settings, **changes)

@@ -1,0 +1,228 @@
+"""The chat transcript as data: entries the chat pane windows over (SPEC §19).
+
+Widgets come and go as the user scrolls; the transcript keeps what they show,
+so an entry can be re-mounted at any time. Tool output is kept only as a
+bounded preview, so a 10 MB result costs a few kilobytes here.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from agent_core.messages import (
+    Message,
+    TextBlock,
+    ThinkingBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    result_text,
+)
+
+PREVIEW_CHARS = 4_000
+PREVIEW_LINES = 60
+
+CallStatus = Literal["pending", "running", "awaiting", "ok", "error", "denied", "cancelled"]
+
+
+def bounded_preview(text: str, chars: int = PREVIEW_CHARS, lines: int = PREVIEW_LINES) -> str:
+    """The head of ``text``: at most ``lines`` lines and ``chars`` characters."""
+    head = text[:chars]
+    cut = head.split("\n", lines)
+    if len(cut) > lines:
+        head = "\n".join(cut[:lines])
+    return head
+
+
+def human_size(n: int) -> str:
+    """1234567 -> '1.2 MB' (characters, counted like bytes for ASCII)."""
+    size = float(n)
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1000 or unit == "GB":
+            return f"{int(size)} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1000
+    return f"{n} B"
+
+
+@dataclass
+class ToolCallRecord:
+    """One tool call as the UI shows it."""
+
+    call_id: str
+    tool: str
+    summary: str
+    input: dict[str, Any]
+    read_only: bool = True
+    status: CallStatus = "pending"
+    reason: str = ""
+    duration_ms: int | None = None
+    output: str = ""  # bounded preview
+    output_size: int = 0
+    diff: str | None = None
+    diff_path: str = ""
+    added: int = 0
+    removed: int = 0
+    expanded: bool = False
+
+    def set_output(self, text: str) -> None:
+        self.output = bounded_preview(text)
+        self.output_size = len(text)
+
+    @property
+    def output_truncated(self) -> bool:
+        return self.output_size > len(self.output)
+
+    def input_preview(self) -> str:
+        try:
+            text = json.dumps(self.input, indent=2, ensure_ascii=False, default=str)
+        except (TypeError, ValueError):
+            text = repr(self.input)
+        return bounded_preview(text, chars=2_000, lines=30)
+
+
+@dataclass
+class UserEntry:
+    text: str
+
+
+@dataclass
+class AssistantEntry:
+    chunks: list[str] = field(default_factory=list)
+    done: bool = False
+
+    @property
+    def text(self) -> str:
+        if len(self.chunks) > 1:
+            self.chunks[:] = ["".join(self.chunks)]
+        return self.chunks[0] if self.chunks else ""
+
+
+@dataclass
+class ThinkingEntry:
+    chunks: list[str] = field(default_factory=list)
+    expanded: bool = False
+    done: bool = False
+
+    @property
+    def text(self) -> str:
+        if len(self.chunks) > 1:
+            self.chunks[:] = ["".join(self.chunks)]
+        return self.chunks[0] if self.chunks else ""
+
+
+@dataclass
+class ToolRoundEntry:
+    calls: list[ToolCallRecord] = field(default_factory=list)
+
+
+@dataclass
+class NoticeEntry:
+    level: Literal["info", "warning", "error"]
+    text: str
+
+
+@dataclass
+class TodoEntry:
+    todos: list[dict[str, Any]]
+
+
+Entry = UserEntry | AssistantEntry | ThinkingEntry | ToolRoundEntry | NoticeEntry | TodoEntry
+
+
+class Transcript:
+    """The ordered entries of a conversation plus an index of tool calls."""
+
+    def __init__(self) -> None:
+        self.entries: list[Entry] = []
+        self.calls: dict[str, ToolCallRecord] = {}
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def clear(self) -> None:
+        self.entries.clear()
+        self.calls.clear()
+
+    def add(self, entry: Entry) -> Entry:
+        self.entries.append(entry)
+        return entry
+
+    @property
+    def last(self) -> Entry | None:
+        return self.entries[-1] if self.entries else None
+
+    def open_assistant(self) -> tuple[AssistantEntry, bool]:
+        """The assistant entry deltas go to, and whether it was just created."""
+        last = self.last
+        if isinstance(last, AssistantEntry) and not last.done:
+            return last, False
+        return self.add(AssistantEntry()), True  # type: ignore[return-value]
+
+    def open_thinking(self) -> tuple[ThinkingEntry, bool]:
+        last = self.last
+        if isinstance(last, ThinkingEntry) and not last.done:
+            return last, False
+        return self.add(ThinkingEntry()), True  # type: ignore[return-value]
+
+    def close_streams(self) -> None:
+        """Mark open assistant/thinking entries finished (a message ended)."""
+        for entry in reversed(self.entries[-3:]):
+            if isinstance(entry, AssistantEntry | ThinkingEntry):
+                entry.done = True
+
+    def add_call(self, record: ToolCallRecord) -> tuple[ToolRoundEntry, bool]:
+        """File a call into the current round; returns the round and whether it is new."""
+        self.calls[record.call_id] = record
+        last = self.last
+        if isinstance(last, ToolRoundEntry):
+            last.calls.append(record)
+            return last, False
+        self.close_streams()
+        round_ = ToolRoundEntry([record])
+        self.add(round_)
+        return round_, True
+
+    def all_calls(self) -> list[ToolCallRecord]:
+        return list(self.calls.values())
+
+
+def transcript_from_history(history: list[Message]) -> Transcript:
+    """Rebuild a transcript from saved messages (resume): text, thinking and tool rounds."""
+    transcript = Transcript()
+    for message in history:
+        if message.role == "user":
+            texts = [b.text for b in message.content if isinstance(b, TextBlock)]
+            if texts:
+                transcript.add(UserEntry("\n".join(texts)))
+            for block in message.content:
+                if isinstance(block, ToolResultBlock):
+                    record = transcript.calls.get(block.tool_use_id)
+                    if record is not None:
+                        record.set_output(result_text(block))
+                        record.status = "error" if block.is_error else "ok"
+            continue
+        for block in message.content:
+            if isinstance(block, TextBlock) and block.text:
+                transcript.add(AssistantEntry([block.text], done=True))
+            elif isinstance(block, ThinkingBlock) and block.thinking:
+                transcript.add(ThinkingEntry([block.thinking], done=True))
+            elif isinstance(block, ToolUseBlock):
+                record = ToolCallRecord(
+                    block.id, block.name, summarize_input(block.input), block.input
+                )
+                record.status = "cancelled"  # until its result is found
+                transcript.add_call(record)
+    return transcript
+
+
+def summarize_input(data: dict[str, Any], width: int = 60) -> str:
+    """A short argument for calls that came without a tool summary (resumed history)."""
+    for key in ("file_path", "path", "command", "pattern", "url", "query", "description"):
+        value = data.get(key)
+        if isinstance(value, str) and value:
+            return value.splitlines()[0][:width]
+    if not data:
+        return ""
+    first = next(iter(data.values()))
+    return str(first).splitlines()[0][:width] if str(first) else ""

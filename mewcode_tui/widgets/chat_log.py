@@ -1,0 +1,196 @@
+"""The chat pane: a window of mounted views over the transcript (SPEC §19, §22).
+
+Only the most recent ``window`` entries are mounted; older ones are mounted
+in batches when the user scrolls to the top, and pruned again once the user
+is back at the bottom. The view follows new output only while it is at the
+bottom (Textual's anchor), so scrolling up never jumps.
+"""
+
+from __future__ import annotations
+
+from textual.containers import VerticalScroll
+from textual.widget import Widget
+
+from mewcode_tui.transcript import (
+    AssistantEntry,
+    Entry,
+    NoticeEntry,
+    ThinkingEntry,
+    TodoEntry,
+    ToolCallRecord,
+    ToolRoundEntry,
+    Transcript,
+    UserEntry,
+)
+from mewcode_tui.widgets.message_view import (
+    AssistantMessageView,
+    NoticeView,
+    ThinkingView,
+    TodoView,
+    UserMessageView,
+)
+from mewcode_tui.widgets.tool_call_view import ToolCallLine, ToolRoundView
+
+
+def view_for_entry(entry: Entry) -> Widget:
+    """A fresh widget showing ``entry``."""
+    match entry:
+        case UserEntry():
+            return UserMessageView(entry)
+        case AssistantEntry():
+            return AssistantMessageView(entry)
+        case ThinkingEntry():
+            return ThinkingView(entry)
+        case ToolRoundEntry():
+            return ToolRoundView(entry)
+        case NoticeEntry():
+            return NoticeView(entry)
+        case TodoEntry():
+            return TodoView(entry)
+    raise TypeError(f"no view for {type(entry).__name__}")
+
+
+class ChatLog(VerticalScroll, can_focus=False):
+    """The scrolling transcript, windowed so the widget count stays bounded."""
+
+    def __init__(
+        self, transcript: Transcript, *, window: int = 50, batch: int = 20, id: str | None = None
+    ) -> None:
+        super().__init__(id=id)
+        self.transcript = transcript
+        self.window = window
+        self.batch = batch
+        self.first_mounted = len(transcript.entries)
+        self._views: dict[int, Widget] = {}
+        self._loading = False
+
+    def compose(self):
+        entries = self.transcript.entries
+        self.first_mounted = max(0, len(entries) - self.window)
+        for entry in entries[self.first_mounted :]:
+            yield self._make(entry)
+
+    def on_mount(self) -> None:
+        self.anchor()
+
+    @property
+    def mounted_count(self) -> int:
+        return len(self.transcript.entries) - self.first_mounted
+
+    @property
+    def at_bottom(self) -> bool:
+        return self.scroll_y >= self.max_scroll_y - 1
+
+    def view(self, entry: Entry) -> Widget | None:
+        """The mounted widget for ``entry``, if it is in the window."""
+        return self._views.get(id(entry))
+
+    async def reload(self) -> None:
+        """Remount the most recent ``window`` entries (after /clear or resume)."""
+        await self.remove_children()
+        self._views.clear()
+        entries = self.transcript.entries
+        self.first_mounted = max(0, len(entries) - self.window)
+        views = [self._make(entry) for entry in entries[self.first_mounted :]]
+        if views:
+            await self.mount_all(views)
+        self.anchor()
+
+    def _make(self, entry: Entry) -> Widget:
+        widget = view_for_entry(entry)
+        self._views[id(entry)] = widget
+        return widget
+
+    async def append(self, entry: Entry) -> Widget:
+        """Mount the view of an entry just added to the transcript."""
+        widget = self._make(entry)
+        await self.mount(widget)
+        if self.at_bottom or self.is_anchored:
+            self._prune()
+        return widget
+
+    def _prune(self) -> None:
+        """Unmount the oldest views beyond the window (only while following the bottom)."""
+        excess = self.mounted_count - self.window
+        if excess <= 0 or not self.at_bottom:
+            return
+        entries = self.transcript.entries
+        doomed = []
+        for entry in entries[self.first_mounted : self.first_mounted + excess]:
+            widget = self._views.pop(id(entry), None)
+            if widget is not None:
+                doomed.append(widget)
+        self.first_mounted += excess
+        if doomed:
+            self.remove_children(doomed)
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        if new_value <= 0 and old_value > 0 and self.first_mounted > 0:
+            self.call_later(self.load_older)
+
+    async def load_older(self) -> int:
+        """Mount up to ``batch`` older entries above the window; returns how many."""
+        if self._loading or self.first_mounted == 0:
+            return 0
+        self._loading = True
+        try:
+            start = max(0, self.first_mounted - self.batch)
+            older = self.transcript.entries[start : self.first_mounted]
+            anchor_widget = self.children[0] if self.children else None
+            views = [self._make(entry) for entry in older]
+            self.first_mounted = start
+            if anchor_widget is not None:
+                await self.mount_all(views, before=anchor_widget)
+                self.call_after_refresh(
+                    self.scroll_to_widget, anchor_widget, animate=False, top=True
+                )
+            else:
+                await self.mount_all(views)
+            return len(views)
+        finally:
+            self._loading = False
+
+    # --- the tool tree ---------------------------------------------------
+
+    def tool_lines(self) -> list[ToolCallLine]:
+        return list(self.query(ToolCallLine))
+
+    def line_for(self, call_id: str) -> ToolCallLine | None:
+        for line in self.query(ToolCallLine):
+            if line.record.call_id == call_id:
+                return line
+        return None
+
+    def focus_last_call(self) -> bool:
+        """Focus the most recent tool call; False when none is mounted."""
+        lines = self.tool_lines()
+        if not lines:
+            return False
+        lines[-1].focus()
+        lines[-1].scroll_visible(animate=False)
+        return True
+
+    async def on_tool_call_line_move(self, event: ToolCallLine.Move) -> None:
+        event.stop()
+        lines = self.tool_lines()
+        index = lines.index(event.line) + event.delta
+        if index < 0 and self.first_mounted > 0:
+            await self.load_older()
+            lines = self.tool_lines()
+            index = lines.index(event.line) + event.delta
+        if 0 <= index < len(lines):
+            target = lines[index]
+            target.focus()
+            target.scroll_visible(animate=False)
+
+    def set_all_expanded(self, expanded: bool) -> None:
+        """Expand or collapse every call, mounted or not."""
+        for record in self.transcript.all_calls():
+            record.expanded = expanded
+        for line in self.tool_lines():
+            line.sync_expanded()
+
+    def toggle_all(self) -> None:
+        calls: list[ToolCallRecord] = self.transcript.all_calls()
+        self.set_all_expanded(not all(record.expanded for record in calls))

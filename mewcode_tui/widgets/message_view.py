@@ -1,0 +1,119 @@
+"""Chat entries other than tool calls: user, assistant (streamed Markdown), thinking, notices."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.reactive import var
+from textual.widgets import Markdown, Static
+
+from mewcode_tui.transcript import (
+    AssistantEntry,
+    NoticeEntry,
+    ThinkingEntry,
+    TodoEntry,
+    UserEntry,
+)
+
+
+class UserMessageView(Static):
+    """What the user typed."""
+
+    def __init__(self, entry: UserEntry) -> None:
+        super().__init__(Text(entry.text), markup=False)
+        self.entry = entry
+
+
+class AssistantMessageView(Markdown):
+    """Assistant Markdown; new text streams in through one ``MarkdownStream``."""
+
+    def __init__(self, entry: AssistantEntry) -> None:
+        super().__init__(entry.text)
+        self.entry = entry
+        self._stream = None
+
+    async def write(self, fragment: str) -> None:
+        """Append a streamed fragment (never re-renders the whole text)."""
+        if self._stream is None:
+            self._stream = Markdown.get_stream(self)
+        await self._stream.write(fragment)
+
+    async def finish(self) -> None:
+        """Flush pending fragments and stop the stream."""
+        if self._stream is not None:
+            stream, self._stream = self._stream, None
+            await stream.stop()
+
+    async def on_unmount(self) -> None:
+        await self.finish()
+
+
+class ThinkingView(Static, can_focus=True):
+    """Model reasoning: dimmed, collapsed to one line until opened."""
+
+    BINDINGS = [
+        Binding("enter,right", "set_expanded(True)", "Expand", show=False),
+        Binding("left", "set_expanded(False)", "Collapse", show=False),
+    ]
+    expanded: var[bool] = var(False, toggle_class="-expanded")
+
+    def __init__(self, entry: ThinkingEntry) -> None:
+        super().__init__(markup=False)
+        self.entry = entry
+        self.set_reactive(ThinkingView.expanded, entry.expanded)
+        self.refresh_text()
+
+    def refresh_text(self) -> None:
+        text = self.entry.text
+        if self.expanded:
+            self.update(Text("▾ Thinking\n" + text))
+            return
+        lines = [line for line in text.splitlines() if line.strip()]
+        tail = lines[-1].strip() if lines else ""
+        label = "✻ Thinking…" if not self.entry.done else "▸ Thinking"
+        self.update(Text(f"{label} {tail}".rstrip()))
+
+    def append(self, fragment: str) -> None:
+        self.entry.chunks.append(fragment)
+        self.refresh_text()
+
+    def watch_expanded(self, expanded: bool) -> None:
+        self.entry.expanded = expanded
+        self.refresh_text()
+
+    def action_set_expanded(self, value: bool) -> None:
+        self.expanded = value
+
+    def on_click(self) -> None:
+        self.expanded = not self.expanded
+
+
+class NoticeView(Static):
+    """An information, warning or error line."""
+
+    ICONS = {"info": "ℹ", "warning": "⚠", "error": "✗"}
+
+    def __init__(self, entry: NoticeEntry) -> None:
+        super().__init__(Text(f"{self.ICONS[entry.level]} {entry.text}"), markup=False)
+        self.entry = entry
+        self.add_class(f"-{entry.level}")
+
+
+class TodoView(Static):
+    """The agent's to-do list as a checklist."""
+
+    MARKS = {"completed": "☑", "in_progress": "◐", "pending": "☐"}
+
+    def __init__(self, entry: TodoEntry) -> None:
+        super().__init__(markup=False)
+        self.entry = entry
+        self.show(entry.todos)
+
+    def show(self, todos: list[dict]) -> None:
+        self.entry.todos = todos
+        lines = []
+        for todo in todos:
+            mark = self.MARKS.get(str(todo.get("status", "pending")), "☐")
+            title = todo.get("content") or todo.get("title") or todo.get("text") or ""
+            lines.append(f"{mark} {title}")
+        self.update(Text("\n".join(lines) or "(no to-dos)"))

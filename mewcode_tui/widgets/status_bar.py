@@ -1,0 +1,118 @@
+"""The two-line status bar (SPEC §19), driven by reactives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+MODE_STYLES = {
+    "default": "bold",
+    "acceptEdits": "bold green",
+    "plan": "bold cyan",
+    "bypassPermissions": "bold red",
+}
+PHASE_STYLES = {
+    "idle": "dim",
+    "thinking": "magenta",
+    "streaming": "cyan",
+    "tool": "yellow",
+    "approval": "bold magenta",
+}
+
+
+def compact_number(n: int) -> str:
+    """12345 -> '12.3k'."""
+    if n < 1000:
+        return str(n)
+    if n < 1_000_000:
+        return f"{n / 1000:.1f}k"
+    return f"{n / 1_000_000:.1f}M"
+
+
+def context_bar(used: int, window: int, width: int = 10) -> tuple[str, int]:
+    """A bar like '▰▰▰▱▱▱▱▱▱▱' and the percentage used."""
+    percent = min(100, round(100 * used / window)) if window else 0
+    filled = min(width, round(width * percent / 100))
+    return "▰" * filled + "▱" * (width - filled), percent
+
+
+def short_path(path: Path, home: Path | None = None) -> str:
+    home = home or Path.home()
+    try:
+        return "~/" + str(path.relative_to(home)) if path != home else "~"
+    except ValueError:
+        return str(path)
+
+
+def format_elapsed(seconds: float) -> str:
+    seconds = int(seconds)
+    if seconds < 60:
+        return f"{seconds}s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}m{seconds:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m"
+
+
+class StatusBar(Widget):
+    """Mode, MCP and skills; then model, phase, context, tokens, cache, cost, time, cwd."""
+
+    DEFAULT_CSS = """
+    StatusBar {
+        height: 2;
+        padding: 0 1;
+        background: $panel;
+        color: $text;
+    }
+    """
+
+    mode: reactive[str] = reactive("default")
+    mcp_servers: reactive[int] = reactive(0)
+    skills: reactive[int] = reactive(0)
+    model: reactive[str] = reactive("")
+    phase: reactive[str] = reactive("idle")
+    phase_detail: reactive[str] = reactive("")
+    context_tokens: reactive[int] = reactive(0)
+    context_window: reactive[int] = reactive(0)
+    input_tokens: reactive[int] = reactive(0)
+    output_tokens: reactive[int] = reactive(0)
+    cache_read_tokens: reactive[int] = reactive(0)
+    cost_usd: reactive[float] = reactive(0.0)
+    elapsed: reactive[float] = reactive(0.0)
+    cwd: reactive[str] = reactive("")
+
+    def render(self) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append("mode ", style="dim")
+        text.append(self.mode, style=MODE_STYLES.get(self.mode, "bold"))
+        if self.mode == "plan":
+            text.append(" (read-only)", style="dim")
+        text.append("  ·  ", style="dim")
+        text.append(f"MCP {self.mcp_servers}", style="")
+        text.append("  ·  ", style="dim")
+        text.append(f"skills {self.skills}")
+        text.append("  ·  shift+tab mode  ctrl+p commands  / slash  @ files", style="dim")
+        text.append("\n")
+        text.append(self.model or "no model", style="bold")
+        text.append("  ")
+        phase = self.phase + (f" {self.phase_detail}" if self.phase_detail else "")
+        text.append(phase, style=PHASE_STYLES.get(self.phase, ""))
+        bar, percent = context_bar(self.context_tokens, self.context_window)
+        text.append("  ctx ", style="dim")
+        text.append(bar, style="red" if percent >= 80 else "green" if percent < 50 else "yellow")
+        text.append(f" {percent}%")
+        text.append("  ↑", style="dim")
+        text.append(compact_number(self.input_tokens))
+        text.append(" ↓", style="dim")
+        text.append(compact_number(self.output_tokens))
+        text.append("  cache ", style="dim")
+        text.append(compact_number(self.cache_read_tokens))
+        text.append(f"  ${self.cost_usd:.4f}")
+        text.append("  ⏱ ", style="dim")
+        text.append(format_elapsed(self.elapsed))
+        text.append("  " + self.cwd, style="dim")
+        return text

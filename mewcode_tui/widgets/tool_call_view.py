@@ -1,0 +1,214 @@
+"""Tool calls: one line per call, grouped by round, expandable to input/output/diff.
+
+A collapsed call is a single ``Static`` (widget count is what makes Textual
+slow); expanding mounts one detail widget right after the line.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Static
+
+from mewcode_tui.transcript import ToolCallRecord, ToolRoundEntry, human_size
+
+STATUS_ICONS = {
+    "pending": ("○", "dim"),
+    "running": ("◐", "yellow"),
+    "awaiting": ("?", "bold magenta"),
+    "ok": ("✓", "green"),
+    "error": ("✗", "red"),
+    "denied": ("⊘", "red"),
+    "cancelled": ("■", "dim"),
+}
+STATUS_WORDS = {
+    "pending": "",
+    "running": "running",
+    "awaiting": "awaiting approval",
+    "ok": "",
+    "error": "error",
+    "denied": "denied",
+    "cancelled": "cancelled",
+}
+
+
+def format_duration(ms: int | None) -> str:
+    if ms is None:
+        return ""
+    if ms < 1000:
+        return f"{ms}ms"
+    return f"{ms / 1000:.1f}s"
+
+
+def call_line(record: ToolCallRecord) -> Text:
+    """The one-line rendering: marker, status icon, tool, argument, status, duration."""
+    icon, style = STATUS_ICONS[record.status]
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append("▾ " if record.expanded else "▸ ", style="dim")
+    text.append(icon + " ", style=style)
+    text.append(record.tool, style="bold")
+    if record.summary:
+        text.append(" " + record.summary.splitlines()[0], style="")
+    extras = []
+    if record.diff is not None:
+        extras.append(
+            Text.assemble(
+                ("+" + str(record.added), "green"), " ", ("-" + str(record.removed), "red")
+            )
+        )
+    word = STATUS_WORDS[record.status]
+    if word:
+        extras.append(
+            Text(
+                word
+                + (f": {record.reason}" if record.reason and record.status == "denied" else ""),
+                style=style,
+            )
+        )
+    if record.duration_ms is not None:
+        extras.append(Text(format_duration(record.duration_ms), style="dim"))
+    for extra in extras:
+        text.append("  ")
+        text.append_text(extra)
+    return text
+
+
+class ToolCallLine(Static, can_focus=True):
+    """One tool call, collapsed to a single line; focusable for the keyboard tree."""
+
+    BINDINGS = [
+        Binding("up", "move(-1)", "Previous call", show=False),
+        Binding("down", "move(1)", "Next call", show=False),
+        Binding("right,enter", "set_expanded(True)", "Expand"),
+        Binding("left", "set_expanded(False)", "Collapse"),
+        Binding("d", "open_diff", "Full diff"),
+        Binding("escape", "leave", "Back to input"),
+    ]
+
+    class Move(Message):
+        """Ask the chat log to focus the previous/next call."""
+
+        def __init__(self, line: ToolCallLine, delta: int) -> None:
+            super().__init__()
+            self.line = line
+            self.delta = delta
+
+    class DiffRequested(Message):
+        def __init__(self, record: ToolCallRecord) -> None:
+            super().__init__()
+            self.record = record
+
+    class Leave(Message):
+        """The user pressed Esc in the tool tree."""
+
+    def __init__(self, record: ToolCallRecord) -> None:
+        super().__init__(call_line(record), markup=False)
+        self.record = record
+
+    def refresh_line(self) -> None:
+        self.update(call_line(self.record))
+
+    def action_move(self, delta: int) -> None:
+        self.post_message(self.Move(self, delta))
+
+    def action_set_expanded(self, expanded: bool) -> None:
+        if self.record.expanded != expanded:
+            self.record.expanded = expanded
+            self.sync_expanded()
+
+    def sync_expanded(self) -> None:
+        """Mount or remove the detail view to match ``record.expanded``."""
+        self.refresh_line()
+        detail = self.detail
+        if self.record.expanded and detail is None and self.parent is not None:
+            self.parent.mount(ToolCallDetail(self.record), after=self)
+        elif not self.record.expanded and detail is not None:
+            detail.remove()
+        elif detail is not None:
+            detail.refresh_detail()
+
+    @property
+    def detail(self) -> ToolCallDetail | None:
+        if self.parent is None:
+            return None
+        siblings = list(self.parent.children)
+        index = siblings.index(self)
+        following = siblings[index + 1] if index + 1 < len(siblings) else None
+        return following if isinstance(following, ToolCallDetail) else None
+
+    def action_open_diff(self) -> None:
+        if self.record.diff is not None:
+            self.post_message(self.DiffRequested(self.record))
+
+    def action_leave(self) -> None:
+        self.post_message(self.Leave())
+
+    def on_click(self) -> None:
+        self.focus()
+        self.action_set_expanded(not self.record.expanded)
+
+
+class ToolCallDetail(Vertical):
+    """Input, a bounded output preview and the diff of one call."""
+
+    def __init__(self, record: ToolCallRecord) -> None:
+        super().__init__()
+        self.record = record
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._body(), markup=False, classes="tool-detail--body")
+        if self.record.diff is not None:
+            yield self._diff_panel()
+
+    def _diff_panel(self) -> Widget:
+        from mewcode_tui.widgets.diff_panel import DiffPanel
+
+        return DiffPanel(self.record.diff or "", self.record.diff_path, max_lines=200)
+
+    def _body(self) -> Text:
+        record = self.record
+        text = Text()
+        text.append("input\n", style="bold dim")
+        text.append(record.input_preview() + "\n")
+        if record.status in ("ok", "error") or record.output:
+            text.append("output", style="bold dim")
+            if record.output_truncated:
+                text.append(
+                    f"  (first {human_size(len(record.output))} of {human_size(record.output_size)})",
+                    style="dim",
+                )
+            text.append("\n")
+            text.append(record.output or "(empty)", style="red" if record.status == "error" else "")
+        return text
+
+    def refresh_detail(self) -> None:
+        self.query_one(".tool-detail--body", Static).update(self._body())
+        if self.record.diff is not None and not self.query("DiffPanel"):
+            self.mount(self._diff_panel())
+
+
+class ToolRoundView(Vertical):
+    """The calls of one model round, grouped under a thin rule."""
+
+    def __init__(self, entry: ToolRoundEntry) -> None:
+        super().__init__()
+        self.entry = entry
+
+    def compose(self) -> ComposeResult:
+        for record in self.entry.calls:
+            yield ToolCallLine(record)
+            if record.expanded:
+                yield ToolCallDetail(record)
+
+    def add_call(self, record: ToolCallRecord) -> None:
+        self.mount(ToolCallLine(record))
+
+    def line_for(self, call_id: str) -> ToolCallLine | None:
+        for line in self.query_children(ToolCallLine):
+            if line.record.call_id == call_id:
+                return line
+        return None

@@ -1,0 +1,44 @@
+"""Fixtures for Pilot tests of the main screen."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import SimpleNamespace
+
+import pytest
+
+from agent_core.config.settings import Settings
+from mewcode_tui.app import MewCodeApp
+from mewcode_tui.session_start import TuiOptions
+from tests.tui.fakes import FakeRuntime, opener_for
+
+
+@pytest.fixture
+def options(project, paths) -> TuiOptions:
+    return TuiOptions(cwd=project, paths=paths, settings=Settings(), provider_name="fake")
+
+
+@pytest.fixture
+def make_app(options) -> Callable[..., MewCodeApp]:
+    """An app wired to a FakeRuntime (no provider, no SDK, fixed clock)."""
+
+    def make(runtime: FakeRuntime, **kwargs) -> MewCodeApp:
+        return MewCodeApp(
+            options,
+            provider=SimpleNamespace(name="fake", model="fake-model"),
+            opener=opener_for(runtime),
+            clock=kwargs.pop("clock", lambda: 1000.0),
+            **kwargs,
+        )
+
+    return make
+
+
+async def wait_until(pilot, predicate, timeout: float = 5.0) -> None:
+    """Pump the app until ``predicate()`` holds (fails the test on timeout)."""
+    steps = int(timeout / 0.02)
+    for _ in range(steps):
+        if predicate():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("condition not reached in time")

@@ -1,0 +1,143 @@
+"""A scripted stand-in for the Runtime, for TUI tests that need exact events.
+
+A script is ``async def script(send, text)``; it sends events through the
+real rendezvous channel and may await approval tickets, so the UI is tested
+against the same blocking contract as the real runtime.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from agent_core import events as ev
+from agent_core.channel import RendezvousChannel
+from agent_core.config.settings import RuleEntry
+from agent_core.messages import Message
+from agent_core.usage import Usage
+
+Send = Callable[[ev.Event], Awaitable[None]]
+Script = Callable[[Send, str], Awaitable[None]]
+
+
+class FakeRuntime:
+    """The Runtime API the TUI uses, driven by one script per turn."""
+
+    def __init__(
+        self, cwd: Path, scripts: list[Script] | None = None, history: list[Message] | None = None
+    ) -> None:
+        self.cwd = cwd
+        self.scripts = list(scripts or [])
+        self.session_id = "fake-session"
+        self.session_path = cwd / "fake-session.jsonl"
+        self.mode = "default"
+        self.provider = SimpleNamespace(name="fake", model="fake-model")
+        self.history: list[Message] = list(history or [])
+        self.usage = Usage()
+        self.cost_usd = 0.0
+        self.context_tokens = 0
+        self.context_window = 200_000
+        self.load_warnings: list[str] = []
+        self.settings_problems: list[str] = []
+        self.prompts: list[str] = []
+        self.replies: list[ev.ApprovalReply] = []
+        self.saved_rules = [RuleEntry("Bash(git:*)", "allow", "/home/u/.mewcode/settings.yaml")]
+        self.session_rules = [RuleEntry("Edit", "allow", "session")]
+        self.new_sessions = 0
+        self.closed = False
+        self._task: asyncio.Task | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def tool_names(self) -> list[str]:
+        return ["Read", "Edit", "Bash"]
+
+    def rules(self) -> list[RuleEntry]:
+        return [*self.saved_rules, *self.session_rules]
+
+    def remove_rule(self, entry: RuleEntry) -> bool:
+        for group in (self.saved_rules, self.session_rules):
+            if entry in group:
+                group.remove(entry)
+                return True
+        return False
+
+    async def ask(self, send: Send, request: ev.ApprovalRequested) -> ev.ApprovalReply:
+        """Send an approval request and block until the UI answers its ticket."""
+        ticket = ev.ApprovalTicket()
+        request.ticket = ticket
+        await send(request)
+        reply = await ticket.wait()
+        self.replies.append(reply)
+        return reply
+
+    async def run_turn(
+        self, text: str, events: RendezvousChannel, *, can_ask: bool = True
+    ) -> ev.TurnCompleted:
+        self.prompts.append(text)
+        script = self.scripts.pop(0) if self.scripts else plain_answer("ok")
+        self._task = asyncio.create_task(script(events.send, text))
+        reason = "end_turn"
+        try:
+            await asyncio.shield(self._task)
+        except asyncio.CancelledError:
+            if not self._task.cancelled():
+                self._task.cancel()
+                raise
+            reason = "cancelled"
+        done = ev.TurnCompleted(
+            turn_id="t", stop_reason=reason, final_text="", iterations=1, usage=self.usage
+        )
+        await events.send(ev.Status(phase="idle"))
+        await events.send(done)
+        return done
+
+    def cancel(self) -> None:
+        if self.running:
+            self._task.cancel()
+
+    async def new_session(self) -> None:
+        self.new_sessions += 1
+        self.history = []
+
+    async def close(self) -> None:
+        self.closed = True
+
+
+def plain_answer(text: str, chunk: int = 4) -> Script:
+    """A turn that streams ``text`` as Markdown in small chunks."""
+
+    async def script(send: Send, prompt: str) -> None:
+        await send(ev.TurnStarted(turn_id="t", input=prompt))
+        await send(ev.Status(phase="streaming"))
+        for i in range(0, len(text), chunk):
+            await send(ev.MessageDelta(text=text[i : i + chunk]))
+        await send(ev.AssistantMessage(content=[{"type": "text", "text": text}], usage=Usage()))
+
+    return script
+
+
+def tool_call(call_id: str, tool: str, summary: str, **inp: Any) -> ev.ToolCall:
+    return ev.ToolCall(
+        call_id=call_id, tool=tool, input=inp, read_only=tool != "Edit", summary=summary
+    )
+
+
+def tool_result(
+    call_id: str, tool: str, content: str, ms: int = 12, is_error: bool = False
+) -> ev.ToolResult:
+    return ev.ToolResult(
+        call_id=call_id, tool=tool, is_error=is_error, content=content, duration_ms=ms
+    )
+
+
+def opener_for(runtime: FakeRuntime) -> Callable[[Any, Any], Awaitable[FakeRuntime]]:
+    async def open_(options: Any, provider: Any) -> FakeRuntime:
+        return runtime
+
+    return open_

@@ -1,0 +1,60 @@
+"""Streaming answers into the chat pane, and following (or not) the bottom."""
+
+from __future__ import annotations
+
+from agent_core import events as ev
+from mewcode_tui.widgets.message_view import AssistantMessageView, UserMessageView
+from tests.tui.conftest import wait_until
+from tests.tui.fakes import FakeRuntime, plain_answer
+
+ANSWER = "# Result\n\nHere is `code`:\n\n```python\nprint('hi')\n```\n\nDone, **bold** end."
+
+
+async def test_answer_streams_into_one_markdown_view(make_app, project):
+    runtime = FakeRuntime(project, [plain_answer(ANSWER, chunk=3)])
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.main_screen
+        await wait_until(pilot, lambda: screen.runtime is not None)
+        await pilot.press(*"hello", "enter")
+        await wait_until(pilot, lambda: not screen.turn_active and runtime.prompts)
+        await pilot.pause()
+        assert runtime.prompts == ["hello"]
+        users = list(screen.query(UserMessageView))
+        assert [u.entry.text for u in users] == ["hello"]
+        views = list(screen.query(AssistantMessageView))
+        assert len(views) == 1
+        # The stream delivered every chunk: the widget's source is the whole answer.
+        assert views[0].source == ANSWER
+        # The code fence split across chunks became one code block.
+        assert len(views[0].query("MarkdownFence")) == 1
+        assert screen.status.phase == "idle"
+
+
+async def test_scrolled_up_view_does_not_jump(make_app, project):
+    long_text = "\n\n".join(f"paragraph {i}" for i in range(80))
+
+    async def script(send, prompt):
+        await send(ev.TurnStarted(turn_id="t", input=prompt))
+        await send(ev.MessageDelta(text=long_text))
+        await send(ev.MessageDelta(text="\n\nmore"))
+        await send(ev.MessageDelta(text=" and more"))
+        await send(ev.AssistantMessage(content=[], usage=runtime.usage))
+
+    runtime = FakeRuntime(project, [plain_answer(long_text, chunk=400), script])
+    app = make_app(runtime)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.main_screen
+        await wait_until(pilot, lambda: screen.runtime is not None)
+        await pilot.press(*"first", "enter")
+        await wait_until(pilot, lambda: not screen.turn_active and runtime.prompts)
+        await pilot.pause(0.1)
+        chat = screen.chat
+        assert chat.max_scroll_y > 0 and chat.at_bottom  # followed the stream
+        chat.scroll_to(y=5, animate=False)  # the user scrolls up to read
+        await pilot.pause(0.1)
+        await pilot.press(*"second", "enter")
+        await wait_until(pilot, lambda: len(runtime.prompts) == 2 and not screen.turn_active)
+        await pilot.pause(0.1)
+        assert chat.scroll_y == 5  # the view stayed where the user put it
+        assert chat.max_scroll_y > 5
