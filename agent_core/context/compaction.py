@@ -101,6 +101,7 @@ def plan_split(
     *,
     min_keep: int = MIN_KEEP,
     keep_ratio: float = KEEP_RATIO,
+    max_keep: int | None = None,
 ) -> SplitPlan | None:
     """Choose the cut: keep the most recent messages that fit ``keep_ratio × budget``.
 
@@ -108,7 +109,9 @@ def plan_split(
     user message that is not tool results), so calls and results stay paired.
     Only when no such boundary meets the target is a cut before an assistant
     message (after a complete user message) used: pairs stay whole there too.
-    When nothing meets the target, the latest boundary is used.
+    When nothing meets the target, the latest boundary is used. ``max_keep``
+    (if given) also caps how many messages count as fitting, so a compaction
+    forced by the message cap ends well under it.
     Returns None when there is nothing worth summarising.
     """
     n = len(history)
@@ -119,10 +122,11 @@ def plan_split(
     for i in range(n - 1, -1, -1):
         suffix[i] = suffix[i + 1] + estimate_message_tokens([history[i]])
     target = keep_ratio * budget
-    turns = [i for i in range(1, last + 1) if is_turn_start(history[i])]
+    first_allowed = 1 if max_keep is None else max(1, n - max(max_keep, min_keep))
+    turns = [i for i in range(first_allowed, last + 1) if is_turn_start(history[i])]
     replies = [
         i
-        for i in range(1, last + 1)
+        for i in range(first_allowed, last + 1)
         if history[i].role == "assistant" and history[i - 1].role == "user"
     ]
     cut = _first_fitting(turns, suffix, target)

@@ -116,7 +116,7 @@ class ContextManager:
         tokens = self.estimate(history, overhead_tokens)
         self.context_tokens = tokens
         reason = compaction_reason(tokens, len(history), self.budget, self.limits)
-        plan = plan_split(history, self.budget) if reason and self.auto_enabled else None
+        plan = self._plan(history) if reason and self.auto_enabled else None
         if plan is None:
             self._mark_sent(history)
             return None
@@ -151,7 +151,7 @@ class ContextManager:
     ) -> CompactionOutcome:
         """Manual ``/compact [instructions]``; raises CompactionError when it cannot."""
         tokens = self.estimate(history, overhead_tokens)
-        plan = plan_split(history, self.budget)
+        plan = self._plan(history)
         if plan is None:
             raise CompactionError(
                 f"nothing to compact yet: the conversation has {len(history)} messages"
@@ -205,6 +205,10 @@ class ContextManager:
 
     def close(self) -> None:
         self.ledger.close()
+
+    def _plan(self, history: Sequence[Message]) -> SplitPlan | None:
+        # Keeping at most half the cap verbatim stops the cap from re-triggering next round.
+        return plan_split(history, self.budget, max_keep=self.limits.history_cap_messages // 2)
 
     def _mark_sent(self, history: Sequence[Message]) -> None:
         self._sent = (len(history), history[-1] if history else None)

@@ -100,3 +100,37 @@ def _pair_results(history: list[Message], notes: list[str]) -> tuple[list[Messag
     # An assistant's tool uses followed directly by another assistant (its user
     # message was dropped) are handled by the next merge pass plus this pass.
     return out, dropped
+
+
+def history_problems(history: list[Message]) -> list[str]:
+    """Why the Anthropic API would reject this history as the start of a request (empty if fine).
+
+    Checks role alternation (starting with user), empty messages, and that the
+    results of each assistant's tool calls come first in the next message, one
+    per call, with no result answering no call.
+    """
+    problems: list[str] = []
+    for i, msg in enumerate(history):
+        expected = "user" if i % 2 == 0 else "assistant"
+        if msg.role != expected:
+            problems.append(f"message {i}: {msg.role} where {expected} was expected")
+        if not msg.content:
+            problems.append(f"message {i}: empty")
+        uses = [u.id for u in msg.tool_uses()] if msg.role == "assistant" else []
+        results = [b.tool_use_id for b in msg.content if isinstance(b, ToolResultBlock)]
+        if msg.role == "assistant" and results:
+            problems.append(f"message {i}: tool results in an assistant message")
+        if msg.role == "user":
+            prev_uses = [u.id for u in history[i - 1].tool_uses()] if i > 0 else []
+            head = [
+                b.tool_use_id
+                for b in msg.content[: len(prev_uses)]
+                if isinstance(b, ToolResultBlock)
+            ]
+            if head != prev_uses:
+                problems.append(f"message {i}: results {head} do not answer calls {prev_uses}")
+            if len(results) != len(prev_uses):
+                problems.append(f"message {i}: {len(results)} results for {len(prev_uses)} calls")
+        if uses and i == len(history) - 1:
+            problems.append(f"message {i}: tool calls without results at the end")
+    return problems
