@@ -11,6 +11,7 @@ import msgspec
 from msgspec import Meta
 
 from agent_core.tools.base import PermissionKind, ToolContext, ToolError, ToolOutput
+from agent_core.tools.globmatch import GlobSyntaxError, compile_glob
 from agent_core.tools.pathfilter import display_path
 from agent_core.tools.ripgrep import rg_error, run_rg
 
@@ -48,14 +49,14 @@ def split_pattern(pattern: str) -> tuple[str, str]:
     return prefix, rest
 
 
-def rg_glob_arguments(glob: str) -> list[str]:
-    """rg arguments listing files under the current directory that match glob."""
-    # A leading "/" anchors the glob at the search root, so "*.py" means top level
-    # only, as in a shell; "**/*.py" reaches every depth.
-    return ["--files", "--hidden", "--color=never", "--glob", "/" + glob, "--glob", "!.git"]
+# Every non-ignored file under the search root; the glob is matched in Python because
+# an rg --glob that names a path would override .gitignore (see globmatch).
+RG_LIST_FILES = ["--files", "--hidden", "--color=never", "--glob", "!.git"]
+# File lists are small per entry but a monorepo has many entries.
+MAX_LISTING_BYTES = 64 * 1024 * 1024
 
 
-class Glob:
+class GlobTool:
     """Find files by name pattern."""
 
     name: ClassVar[str] = "Glob"
@@ -87,10 +88,15 @@ class Glob:
         base = Path(os.path.normpath(start / prefix if prefix else start))
         if not base.is_dir():
             raise ToolError(f"directory not found: {display_path(base, ctx.cwd)}")
-        result = await run_rg(rg_glob_arguments(rest), base, ctx.cancel)
+        try:
+            matcher = compile_glob(rest)
+        except GlobSyntaxError as exc:
+            raise ToolError(f"bad glob {args.pattern!r}: {exc}") from None
+        result = await run_rg(RG_LIST_FILES, base, ctx.cancel, max_bytes=MAX_LISTING_BYTES)
         if result.returncode == 2 and not result.stdout:
             raise ToolError(rg_error(result.stderr))
-        names = os.fsdecode(result.stdout).splitlines()
+        listed = os.fsdecode(result.stdout).splitlines()
+        names = [name for name in listed if matcher.fullmatch(name)]
         if not names:
             return ToolOutput("No files found")
         ranked = await asyncio.to_thread(_newest_first, base, names)

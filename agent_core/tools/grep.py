@@ -130,7 +130,7 @@ def search_target(args: GrepParams, ctx: ToolContext) -> str | None:
     return None if rel == "." else rel
 
 
-class Grep:
+class GrepTool:
     """Search file contents with ripgrep."""
 
     name: ClassVar[str] = "Grep"

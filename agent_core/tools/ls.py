@@ -121,7 +121,7 @@ def render_tree(listing: Listing, root_label: str) -> str:
     return text
 
 
-class LS:
+class LSTool:
     """List a directory as a tree."""
 
     name: ClassVar[str] = "LS"

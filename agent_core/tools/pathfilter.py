@@ -79,6 +79,10 @@ class IgnoreRules:
         rules = cls(tuple(layers), in_repo=True)
         chain = [directory, *directory.parents]
         for ancestor in reversed(chain[: chain.index(root) + 1]):
+            if ancestor != root and rules.ignored(ancestor, is_dir=True):
+                # An ignored directory listed by name is shown, as rg searches a path
+                # given outright; rules from above it would otherwise hide everything.
+                rules = cls((), in_repo=True)
             rules = rules.descend(ancestor)
         return rules
 

@@ -40,7 +40,7 @@ class ReadParams(msgspec.Struct, forbid_unknown_fields=True):
     ] = None
 
 
-class Read:
+class ReadTool:
     """Read a file from the local filesystem."""
 
     name: ClassVar[str] = "Read"
