@@ -106,6 +106,7 @@ class TurnPresenter:
                 await self.log.append(self.transcript.add(AssistantEntry([text], done=True)))
         await self._finish_streams()
         self._streamed = False
+        self.transcript.end_round()
 
     # --- tool calls -------------------------------------------------------
 

@@ -136,6 +136,7 @@ class Transcript:
     def __init__(self) -> None:
         self.entries: list[Entry] = []
         self.calls: dict[str, ToolCallRecord] = {}
+        self._round_open = False  # do new calls join the last round?
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -143,6 +144,11 @@ class Transcript:
     def clear(self) -> None:
         self.entries.clear()
         self.calls.clear()
+        self._round_open = False
+
+    def end_round(self) -> None:
+        """A model message ended: its tool calls (if any) form a new round."""
+        self._round_open = False
 
     def add(self, entry: Entry) -> Entry:
         self.entries.append(entry)
@@ -175,12 +181,13 @@ class Transcript:
         """File a call into the current round; returns the round and whether it is new."""
         self.calls[record.call_id] = record
         last = self.last
-        if isinstance(last, ToolRoundEntry):
+        if isinstance(last, ToolRoundEntry) and self._round_open:
             last.calls.append(record)
             return last, False
         self.close_streams()
         round_ = ToolRoundEntry([record])
         self.add(round_)
+        self._round_open = True
         return round_, True
 
     def all_calls(self) -> list[ToolCallRecord]:
@@ -202,6 +209,7 @@ def transcript_from_history(history: list[Message]) -> Transcript:
                         record.set_output(result_text(block))
                         record.status = "error" if block.is_error else "ok"
             continue
+        transcript.end_round()
         for block in message.content:
             if isinstance(block, TextBlock) and block.text:
                 transcript.add(AssistantEntry([block.text], done=True))

@@ -17,6 +17,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.widgets import Footer
 
 from agent_core.channel import RendezvousChannel
 from agent_core.errors import MewCodeError
@@ -51,8 +52,8 @@ class MainScreen(Screen):
         Binding("escape", "cancel_turn", "Cancel turn"),
         Binding("shift+tab", "cycle_mode", "Mode", priority=True),
         Binding("ctrl+o", "toggle_calls", "Expand all", priority=True),
-        Binding("pageup", "scroll_chat(-1)", "Scroll up", show=False),
-        Binding("pagedown", "scroll_chat(1)", "Scroll down", show=False),
+        Binding("pageup", "scroll_chat(-1)", "Scroll up", show=False, priority=True),
+        Binding("pagedown", "scroll_chat(1)", "Scroll down", show=False, priority=True),
     ]
 
     def __init__(
@@ -87,6 +88,7 @@ class MainScreen(Screen):
         yield menu
         yield PromptInput(menu, id="prompt")
         yield StatusBar(id="status")
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.chat = self.query_one(ChatLog)
@@ -156,6 +158,10 @@ class MainScreen(Screen):
         self.runtime = runtime
         runtime.mode = self.mode
         self.refresh_status()
+        self.say(
+            f"MewCode · {runtime.provider.name} {runtime.provider.model} · "
+            f"{short_path(self.options.cwd)} — /help for commands, @ to mention files."
+        )
         for problem in [*runtime.settings_problems, *runtime.load_warnings]:
             self.say(problem, "warning")
         if runtime.history:
@@ -327,6 +333,7 @@ class MainScreen(Screen):
 
     async def on_prompt_input_submitted(self, message: PromptInput.Submitted) -> None:
         text = message.text
+        self.chat.scroll_end(animate=False)  # answering: follow the bottom again
         if text.lstrip().startswith("/") and await self.registry.dispatch(self, text):
             return
         await self.send_prompt(text)

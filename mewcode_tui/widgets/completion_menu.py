@@ -44,8 +44,9 @@ class CompletionMenu(OptionList, can_focus=False):
             self.hide()
             return
         options = []
+        width = max(len(candidate.label) for candidate in candidates)
         for candidate in candidates:
-            label = Text(candidate.label, style="bold")
+            label = Text(candidate.label.ljust(width), style="bold")
             if candidate.detail:
                 label.append("  " + candidate.detail, style="dim")
             options.append(Option(label))

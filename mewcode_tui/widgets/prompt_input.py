@@ -114,11 +114,14 @@ class PromptInput(TextArea):
             self._history_index = None
             self.load_text(self._draft)
             self.move_cursor(self.document.end)
-            return
-        self._history_index = index
-        self.load_text(self.sent[index])
-        # On the first line so a further ↑ keeps walking back.
-        self.move_cursor((0, len(self.document.get_line(0))))
+        else:
+            self._history_index = index
+            self.load_text(self.sent[index])
+            # On the first line so a further ↑ keeps walking back.
+            self.move_cursor((0, len(self.document.get_line(0))))
+        # A recalled "/command" should not pop the completion menu open.
+        self._last_query = self.current_query()
+        self.menu.hide()
 
     # --- completion ------------------------------------------------------
 

@@ -95,7 +95,6 @@ class StatusBar(Widget):
         text.append(f"MCP {self.mcp_servers}", style="")
         text.append("  ·  ", style="dim")
         text.append(f"skills {self.skills}")
-        text.append("  ·  shift+tab mode  ctrl+p commands  / slash  @ files", style="dim")
         text.append("\n")
         text.append(self.model or "no model", style="bold")
         text.append("  ")
