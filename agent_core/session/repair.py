@@ -79,27 +79,36 @@ def _pair_results(history: list[Message], notes: list[str]) -> tuple[list[Messag
         if msg.role != "user":
             out.append(msg)
             continue
-        prev = history[i - 1] if i > 0 else None
-        uses = prev.tool_uses() if prev is not None else []
+        uses = history[i - 1].tool_uses() if i > 0 else []
+        if _answers_exactly(msg, uses):  # the common case: nothing to do
+            out.append(msg)
+            continue
+        use_ids = {u.id for u in uses}
         results = {b.tool_use_id: b for b in msg.content if isinstance(b, ToolResultBlock)}
         others = [b for b in msg.content if not isinstance(b, ToolResultBlock)]
-        ordered = [results.get(u.id) or _not_run(u) for u in uses]
         missing = sum(1 for u in uses if u.id not in results)
-        orphans = len({k for k in results if k not in {u.id for u in uses}})
+        orphans = sum(1 for k in results if k not in use_ids)
         if missing:
             notes.append(f"{missing} tool call(s) had no result; marked as not run")
         if orphans:
             notes.append(f"dropped {orphans} tool result(s) that answered no call")
-        content = [*ordered, *others]
+        content = [*(results.get(u.id) or _not_run(u) for u in uses), *others]
         if not content:
             dropped = True
             continue
-        if missing or orphans or content != msg.content:
-            msg = Message(role="user", content=content)
-        out.append(msg)
-    # An assistant's tool uses followed directly by another assistant (its user
-    # message was dropped) are handled by the next merge pass plus this pass.
+        out.append(Message(role="user", content=content))
     return out, dropped
+
+
+def _answers_exactly(msg: Message, uses: list[ToolUseBlock]) -> bool:
+    """True when the message starts with one result per call, in order, and has no others."""
+    content = msg.content
+    if len(content) < len(uses):
+        return False
+    for block, use in zip(content, uses, strict=False):
+        if not isinstance(block, ToolResultBlock) or block.tool_use_id != use.id:
+            return False
+    return not any(isinstance(b, ToolResultBlock) for b in content[len(uses) :])
 
 
 def history_problems(history: list[Message]) -> list[str]:
