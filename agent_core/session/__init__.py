@@ -1,6 +1,7 @@
 """Durable sessions (append-only JSONL) and the audit log."""
 
 from agent_core.session.audit import AuditLog
+from agent_core.session.journal import JournalWriteError
 from agent_core.session.listing import SessionInfo, latest_session_id, list_sessions
 from agent_core.session.loader import LoadedSession, load_session
 from agent_core.session.records import (
@@ -10,12 +11,14 @@ from agent_core.session.records import (
     MetaRecord,
     Record,
 )
+from agent_core.session.repair import history_problems, repair_history
 from agent_core.session.store import SessionNotFound, SessionStore, new_session_id
 
 __all__ = [
     "AuditLog",
     "CompactionRecord",
     "CustomRecord",
+    "JournalWriteError",
     "LoadedSession",
     "MessageRecord",
     "MetaRecord",
@@ -23,8 +26,10 @@ __all__ = [
     "SessionInfo",
     "SessionNotFound",
     "SessionStore",
+    "history_problems",
     "latest_session_id",
     "list_sessions",
     "load_session",
     "new_session_id",
+    "repair_history",
 ]

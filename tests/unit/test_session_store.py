@@ -225,3 +225,28 @@ def test_list_sessions_newest_first_with_first_prompt_and_counts(paths):
 def test_listing_an_empty_project(paths):
     assert list_sessions(paths) == []
     assert latest_session_id(paths) is None
+
+
+def test_disk_full_mid_write_is_a_clear_error_and_later_appends_start_fresh(paths, monkeypatch):
+    import errno
+
+    from agent_core.session import journal
+
+    store = new_store(paths)
+    store.append_message(user_text("kept"))
+    real_write = os.write
+
+    def full_disk(fd, data):
+        real_write(fd, bytes(data)[: len(data) // 2])  # half the line lands, then ENOSPC
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(journal.os, "write", full_disk)
+    with pytest.raises(journal.JournalWriteError, match="No space left on device"):
+        store.append_message(assistant("lost"))
+    monkeypatch.setattr(journal.os, "write", real_write)
+
+    store.append_message(assistant("after space was freed"))
+    store.close()
+    loaded = load_session(store.path)
+    assert [m.text() for m in loaded.messages] == ["kept", "after space was freed"]
+    assert any("line 3" in w and "(skipped)" in w for w in loaded.warnings)
