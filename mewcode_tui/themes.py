@@ -146,8 +146,18 @@ def saved_theme(paths: MewcodePaths) -> str | None:
 
 
 def save_theme(paths: MewcodePaths, name: str) -> None:
-    """Persist the chosen theme in ``MEWCODE_HOME/settings.yaml`` (key ``theme``)."""
-    set_value(paths.user_settings, "theme", name)
+    """Persist the chosen theme in ``MEWCODE_HOME/settings.yaml`` (key ``theme``).
+
+    Raises ConfigError when the settings file cannot be read or written.
+    """
+    try:
+        set_value(paths.user_settings, "theme", name)
+    except yaml.YAMLError:
+        raise ConfigError(
+            f"{paths.user_settings} is not valid YAML; theme {name!r} was not saved"
+        ) from None
+    except OSError as exc:
+        raise ConfigError(f"{paths.user_settings}: cannot save theme: {exc.strerror}") from None
 
 
 def restore_theme(app: App, paths: MewcodePaths) -> str:

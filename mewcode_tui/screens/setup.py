@@ -35,9 +35,9 @@ METHODS: tuple[tuple[Method, str], ...] = (
     ("demo", "Try the offline demo (no key, scripted answers)"),
 )
 HINTS: dict[Method, str] = {
-    "anthropic": "Create a key at console.anthropic.com. It is stored in credentials.yaml (private).",
-    "openai": "Create a key at platform.openai.com. It is stored in credentials.yaml (private).",
-    "compatible": "Any server speaking the OpenAI chat API: Ollama, vLLM, LM Studio, OpenRouter…",
+    "anthropic": "Get one at console.anthropic.com. Saved privately in credentials.yaml.",
+    "openai": "Get one at platform.openai.com. Saved privately in credentials.yaml.",
+    "compatible": "Any OpenAI-style chat API: Ollama, vLLM, LM Studio, OpenRouter…",
     "demo": "A built-in scripted model drives real tools offline. Nothing is saved.",
 }
 
