@@ -66,8 +66,15 @@ def latest_session_id(paths: MewcodePaths) -> str | None:
         return None
     if not entries:
         return None
-    best = max(entries, key=lambda e: (e.stat().st_mtime, e.name))
+    best = max(entries, key=lambda e: (_mtime(e), e.name))
     return best.name[: -len(".jsonl")]
+
+
+def _mtime(entry: os.DirEntry[str]) -> float:
+    try:
+        return entry.stat().st_mtime
+    except OSError:  # removed while listing
+        return -1.0
 
 
 def _first_prompt(path: Path) -> str:
