@@ -1,0 +1,109 @@
+"""The tool tree: one line per call, rounds, keyboard navigation, expand, bounded output."""
+
+from __future__ import annotations
+
+from agent_core import events as ev
+from agent_core.usage import Usage
+from mewcode_tui.widgets.tool_call_view import ToolCallDetail, ToolCallLine, ToolRoundView
+from tests.tui.conftest import wait_until
+from tests.tui.fakes import FakeRuntime, tool_call, tool_result
+
+DIFF = "--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n x = 1\n-y = 2\n+y = 3\n"
+HUGE = "line of output\n" * 700_000  # ~10 MB
+
+
+async def two_rounds(send, prompt):
+    await send(ev.TurnStarted(turn_id="t", input=prompt))
+    await send(ev.AssistantMessage(content=[], usage=Usage()))
+    await send(tool_call("r1", "Read", "a.py", file_path="a.py"))
+    await send(tool_call("g1", "Grep", "'y' in .", pattern="y"))
+    await send(tool_result("r1", "Read", "x = 1\ny = 2\n", 5))
+    await send(tool_result("g1", "Grep", HUGE, 1500))
+    await send(ev.AssistantMessage(content=[], usage=Usage()))
+    await send(tool_call("e1", "Edit", "a.py", file_path="a.py"))
+    await send(ev.PermissionDecision(call_id="e1", decision="allow", layer="mode", reason="ok"))
+    await send(ev.FileDiff(call_id="e1", path="a.py", diff=DIFF, added=1, removed=1))
+    await send(tool_result("e1", "Edit", "edited a.py", 30))
+
+
+async def run_tools_turn(pilot, app, runtime):
+    screen = app.main_screen
+    await wait_until(pilot, lambda: screen.runtime is not None)
+    await pilot.press(*"go", "enter")
+    await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active)
+    await pilot.pause()
+    return screen
+
+
+async def test_calls_render_as_one_line_each_grouped_by_round(make_app, project):
+    runtime = FakeRuntime(project, [two_rounds])
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await run_tools_turn(pilot, app, runtime)
+        rounds = list(screen.query(ToolRoundView))
+        assert [len(r.query_children(ToolCallLine)) for r in rounds] == [2, 1]
+        assert rounds[0].has_class("-multi") and not rounds[1].has_class("-multi")
+        lines = {line.record.call_id: line for line in screen.query(ToolCallLine)}
+        # Collapsed: one Static each, no child widgets, no detail mounted.
+        assert all(not line.children for line in lines.values())
+        assert not screen.query(ToolCallDetail)
+        text = str(lines["e1"].render())
+        assert "Edit a.py" in text and "+1 -1" in text and "30ms" in text
+        assert "✓" in str(lines["g1"].render()) and "1.5s" in str(lines["g1"].render())
+
+
+async def test_keyboard_walks_and_expands_the_tree(make_app, project):
+    runtime = FakeRuntime(project, [two_rounds])
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await run_tools_turn(pilot, app, runtime)
+        await pilot.press("tab")  # from the prompt into the tree: the latest call
+        assert isinstance(app.focused, ToolCallLine) and app.focused.record.call_id == "e1"
+        await pilot.press("up")
+        assert app.focused.record.call_id == "g1"
+        await pilot.press("up", "up")  # stops at the first call
+        assert app.focused.record.call_id == "r1"
+        await pilot.press("down", "right")
+        await pilot.pause()
+        details = list(screen.query(ToolCallDetail))
+        assert [d.record.call_id for d in details] == ["g1"]
+        body = str(details[0].query_one(".tool-detail--body").render())
+        # The 10 MB output shows only a bounded preview with its real size.
+        assert "(first 899 B of 10.5 MB)" in body
+        assert len(body) < 6_000
+        await pilot.press("left")
+        await pilot.pause()
+        assert not screen.query(ToolCallDetail)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert len(screen.query(ToolCallDetail)) == 1
+        await pilot.press("escape")
+        assert app.focused is screen.prompt
+
+
+async def test_ctrl_o_expands_and_collapses_everything(make_app, project):
+    runtime = FakeRuntime(project, [two_rounds])
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await run_tools_turn(pilot, app, runtime)
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert {d.record.call_id for d in screen.query(ToolCallDetail)} == {"r1", "g1", "e1"}
+        # The edit's expanded view carries the diff panel.
+        edit_detail = next(d for d in screen.query(ToolCallDetail) if d.record.call_id == "e1")
+        assert edit_detail.query("DiffPanel")
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert not screen.query(ToolCallDetail)
+
+
+async def test_d_on_an_edit_opens_the_full_diff(make_app, project):
+    from mewcode_tui.screens.diff_screen import DiffScreen
+
+    runtime = FakeRuntime(project, [two_rounds])
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await run_tools_turn(pilot, app, runtime)
+        await pilot.press("tab", "d")
+        await pilot.pause()
+        assert isinstance(app.screen, DiffScreen)
