@@ -86,6 +86,8 @@ class GlobTool:
         prefix, rest = split_pattern(pattern.removeprefix("./"))
         start = ctx.resolve(args.path) if args.path else ctx.cwd
         base = Path(os.path.normpath(start / prefix if prefix else start))
+        if not ctx.cwd.is_dir():
+            raise ToolError(f"working directory no longer exists: {ctx.cwd}")
         if not base.is_dir():
             raise ToolError(f"directory not found: {display_path(base, ctx.cwd)}")
         try:

@@ -93,3 +93,12 @@ async def test_no_match_and_missing_directory(ctx: ToolContext, project: Path) -
     assert await glob(ctx, pattern="**/*.rs") == "No files found"
     with pytest.raises(ToolError, match="directory not found: nowhere"):
         await glob(ctx, pattern="nowhere/**/*.py")
+
+
+async def test_deleted_working_directory_is_a_clear_error(tmp_path: Path) -> None:
+    cwd = tmp_path / "vanished"
+    cwd.mkdir()
+    ctx = ToolContext(cwd=cwd, session_dir=tmp_path)
+    cwd.rmdir()
+    with pytest.raises(ToolError, match="working directory no longer exists"):
+        await glob(ctx, pattern="**/*.py")
