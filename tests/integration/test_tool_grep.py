@@ -117,6 +117,13 @@ async def test_path_narrows_the_search(ctx: ToolContext, project: Path) -> None:
     assert single == "tests/b.py:1:hit"
 
 
+async def test_absolute_path_inside_the_project_gives_relative_paths(
+    ctx: ToolContext, project: Path
+) -> None:
+    write(project, "src/a.py", "hit\n")
+    assert await grep(ctx, pattern="hit", path=str(project / "src")) == "Found 1 file\nsrc/a.py"
+
+
 async def test_path_outside_the_project_gives_absolute_paths(
     ctx: ToolContext, tmp_path: Path
 ) -> None:
