@@ -6,7 +6,7 @@ from agent_core.tools.base import Tool
 
 
 def builtin_tools() -> list[Tool]:
-    from agent_core.tools.bash import BashOutputTool, BashTool, KillShellTool
+    from agent_core.tools.bash import BashTool
     from agent_core.tools.edit import EditTool
     from agent_core.tools.exit_plan import ExitPlanModeTool
     from agent_core.tools.glob import GlobTool
@@ -14,6 +14,7 @@ def builtin_tools() -> list[Tool]:
     from agent_core.tools.ls import LSTool
     from agent_core.tools.multiedit import MultiEditTool
     from agent_core.tools.read import ReadTool
+    from agent_core.tools.shell_tools import BashOutputTool, KillShellTool
     from agent_core.tools.todo import TodoWriteTool
     from agent_core.tools.webfetch import WebFetchTool
     from agent_core.tools.write import WriteTool

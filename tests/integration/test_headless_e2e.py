@@ -1,0 +1,235 @@
+"""End-to-end `mewcode -p` against the fake LLM server, with the real SDKs (SPEC §20, §24)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mewcode_tui.cli import main
+from tests.fakellm import last_tool_result_text
+
+MEWCODE = [sys.executable, "-m", "mewcode_tui.cli"]
+
+
+def answer_with_file(body: dict) -> dict:
+    return {
+        "text": f"The file says: {last_tool_result_text(body).split(chr(9), 1)[-1].strip()}",
+        "usage": {"input_tokens": 300, "output_tokens": 12},
+    }
+
+
+def run_cli(
+    args: list[str], env: dict[str, str], cwd: Path, monkeypatch, capsys
+) -> tuple[int, str, str]:
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    code = main([*args, "--cwd", str(cwd)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize("wire", ["anthropic", "openai"])
+def test_stream_json_reads_the_file_and_answers(
+    wire: str, fake_llm, project: Path, mewcode_home: Path
+) -> None:
+    (project / "x.txt").write_text("the cat sat on the mat\n")
+    fake_llm.script(
+        [
+            {
+                "text": "Let me read it.",
+                "tool_calls": [{"id": "toolu_1", "name": "Read", "input": {"file_path": "x.txt"}}],
+                "usage": {"input_tokens": 200, "output_tokens": 30, "cache_read": 50},
+            },
+            answer_with_file,
+        ]
+    )
+    env = {**os.environ, **fake_llm.env(wire), "MEWCODE_HOME": str(mewcode_home)}
+    proc = subprocess.run(
+        [
+            *MEWCODE,
+            "-p",
+            "what does x.txt say",
+            "--output-format",
+            "stream-json",
+            "--cwd",
+            str(project),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    kinds = [(line["type"], line.get("subtype")) for line in lines]
+    assert kinds == [
+        ("system", "init"),
+        ("assistant", None),
+        ("user", None),
+        ("assistant", None),
+        ("result", "success"),
+    ]
+    init = lines[0]
+    assert (
+        init["cwd"] == str(project)
+        and "Read" in init["tools"]
+        and init["permissionMode"] == "default"
+    )
+    tool_use = lines[1]["message"]["content"][-1]
+    assert tool_use == {
+        "type": "tool_use",
+        "id": "toolu_1",
+        "name": "Read",
+        "input": {"file_path": "x.txt"},
+    }
+    tool_result = lines[2]["message"]["content"][0]
+    assert (
+        tool_result["tool_use_id"] == "toolu_1"
+        and "the cat sat on the mat" in tool_result["content"]
+    )
+    result = lines[-1]
+    assert result["result"] == "The file says: the cat sat on the mat"
+    assert result["num_turns"] == 2
+    assert result["stop_reason"] == "end_turn" and result["is_error"] is False
+    usage = result["usage"]
+    assert usage["input_tokens"] == 500 and usage["output_tokens"] == 42
+    assert usage["cache_read_input_tokens"] == 50
+    assert result["session_id"] == init["session_id"]
+    # The second request carried the tool result back in the vendor's own format.
+    assert "the cat sat" in last_tool_result_text(fake_llm.requests[1].body)
+
+
+def test_text_and_json_formats(fake_llm, project, monkeypatch, capsys) -> None:
+    fake_llm.script([{"text": "Hello **there**"}, {"text": "again"}])
+    code, out, _ = run_cli(["-p", "hi"], fake_llm.env("anthropic"), project, monkeypatch, capsys)
+    assert code == 0 and out == "Hello **there**\n"
+    code, out, _ = run_cli(
+        ["-p", "hi", "--output-format", "json"],
+        fake_llm.env("anthropic"),
+        project,
+        monkeypatch,
+        capsys,
+    )
+    result = json.loads(out)
+    assert code == 0 and result["type"] == "result" and result["result"] == "again"
+
+
+def test_no_key_is_a_clear_one_line_error(project, monkeypatch, capsys) -> None:
+    code, out, err = run_cli(["-p", "hi"], {}, project, monkeypatch, capsys)
+    assert code != 0 and out == ""
+    assert err.count("\n") == 1 and "no API key configured" in err
+
+
+def test_api_failure_is_a_one_line_error_with_nonzero_exit(
+    fake_llm, project, monkeypatch, capsys
+) -> None:
+    fake_llm.script([{"status": 401}])
+    code, _, err = run_cli(["-p", "hi"], fake_llm.env("anthropic"), project, monkeypatch, capsys)
+    assert code == 1
+    assert "authentication failed" in err and "ANTHROPIC_API_KEY" in err
+    assert "Traceback" not in err and "test-key" not in err
+
+
+def test_max_turns_stops_with_error_max_turns(fake_llm, project, monkeypatch, capsys) -> None:
+    (project / "a.txt").write_text("a")
+    step = {"tool_calls": [{"name": "Read", "input": {"file_path": "a.txt"}}]}
+    fake_llm.script([step] * 3)
+    code, out, _ = run_cli(
+        ["-p", "loop", "--max-turns", "3", "--output-format", "json"],
+        fake_llm.env("openai"),
+        project,
+        monkeypatch,
+        capsys,
+    )
+    result = json.loads(out)
+    assert code == 1
+    assert result["subtype"] == "error_max_turns" and result["num_turns"] == 3
+
+
+def test_continue_resumes_the_latest_session(fake_llm, project, monkeypatch, capsys) -> None:
+    fake_llm.script([{"text": "first answer"}, {"text": "second answer"}])
+    env = fake_llm.env("anthropic")
+    run_cli(["-p", "remember the word kiwi"], env, project, monkeypatch, capsys)
+    code, out, _ = run_cli(["-p", "what word?", "--continue"], env, project, monkeypatch, capsys)
+    assert code == 0 and out == "second answer\n"
+    messages = fake_llm.requests[1].body["messages"]
+    assert [m["role"] for m in messages] == ["user", "assistant", "user"]
+    assert "kiwi" in json.dumps(messages[0])
+
+
+def test_resume_survives_a_torn_last_line(fake_llm, project, paths, monkeypatch, capsys) -> None:
+    fake_llm.script(
+        [
+            {"text": "first answer", "usage": {"input_tokens": 5, "output_tokens": 2}},
+            {"text": "still here"},
+        ]
+    )
+    env = fake_llm.env("anthropic")
+    code, out, _ = run_cli(
+        ["-p", "hello", "--output-format", "json"], env, project, monkeypatch, capsys
+    )
+    session_id = json.loads(out)["session_id"]
+    session_file = paths.sessions_dir / f"{session_id}.jsonl"
+    with open(session_file, "a") as fh:
+        fh.write('{"type":"message","message":{"role":"user","cont')  # a crash mid-write
+    code, out, err = run_cli(
+        ["-p", "go on", "--resume", session_id], env, project, monkeypatch, capsys
+    )
+    assert code == 0, err
+    assert out == "still here\n"
+    assert "warning" in err and "line" in err
+    sent = fake_llm.requests[1].body["messages"]
+    assert [m["role"] for m in sent] == ["user", "assistant", "user"]
+    # The next append started on a fresh line: only the torn fragment fails to parse.
+    bad = []
+    for line in session_file.read_text().splitlines():
+        try:
+            json.loads(line)
+        except ValueError:
+            bad.append(line)
+    assert bad == ['{"type":"message","message":{"role":"user","cont']
+
+
+def test_headless_ask_becomes_a_denial_the_model_sees(
+    fake_llm, project, monkeypatch, capsys
+) -> None:
+    fake_llm.script(
+        [
+            {"tool_calls": [{"id": "b1", "name": "Bash", "input": {"command": "touch made.txt"}}]},
+            lambda body: {"text": "denied: " + last_tool_result_text(body)},
+        ]
+    )
+    code, out, _ = run_cli(
+        ["-p", "make a file", "--output-format", "json"],
+        fake_llm.env("anthropic"),
+        project,
+        monkeypatch,
+        capsys,
+    )
+    result = json.loads(out)
+    assert code == 0
+    assert "approval was not available" in result["result"]
+    assert result["permission_denials"][0]["tool_name"] == "Bash"
+    assert not (project / "made.txt").exists()
+
+
+def test_allowed_tools_flag_lets_the_command_run(fake_llm, project, monkeypatch, capsys) -> None:
+    fake_llm.script(
+        [
+            {"tool_calls": [{"id": "b1", "name": "Bash", "input": {"command": "touch made.txt"}}]},
+            {"text": "done"},
+        ]
+    )
+    code, _, _ = run_cli(
+        ["-p", "make a file", "--allowedTools", "Bash(touch:*)"],
+        fake_llm.env("anthropic"),
+        project,
+        monkeypatch,
+        capsys,
+    )
+    assert code == 0 and (project / "made.txt").exists()
