@@ -115,7 +115,7 @@ class FakeLLMServer:
         self._httpd = _HTTPServer(("127.0.0.1", self._port), _Handler)
         self._httpd.fake = self
         self._thread = threading.Thread(target=self._httpd.serve_forever,
-                                        kwargs={"poll_interval": 0.05}, daemon=True)  # fmt: skip
+                                        kwargs={"poll_interval": 0.01}, daemon=True)  # fmt: skip
         self._thread.start()
         return self
 
