@@ -84,38 +84,49 @@ def parse_unified_diff(text: str, max_lines: int = DEFAULT_MAX_LINES) -> ParsedD
     return ParsedDiff([h for h in hunks if h.lines], shown, total)
 
 
-def rebuild_sides(hunks: list[Hunk]) -> tuple[str, str, list[list[Opcode]]]:
-    """Before text, after text and one opcode group per hunk, with true line numbers."""
-    before: list[str] = []
-    after: list[str] = []
-    groups: list[list[Opcode]] = []
+@dataclass
+class HunkSides:
+    """One hunk split into its before and after lines, placed at 0-based file offsets."""
+
+    old_at: int
+    new_at: int
+    before: list[str]
+    after: list[str]
+    opcodes: list[Opcode]  # indices into whole-file line lists, as difflib groups them
+
+
+def split_hunks(hunks: list[Hunk]) -> list[HunkSides]:
+    """Before/after lines and opcodes per hunk, keeping true line numbers."""
+    sides: list[HunkSides] = []
+    old_end = new_end = 0
     for hunk in hunks:
-        # A zero-length side names the line *after which* the hunk applies.
-        old_at = hunk.old_start - 1 if hunk.old_length else hunk.old_start
-        new_at = hunk.new_start - 1 if hunk.new_length else hunk.new_start
-        before.extend([""] * max(0, old_at - len(before)))
-        after.extend([""] * max(0, new_at - len(after)))
-        group: list[Opcode] = []
-        index = 0
+        # A zero-length side names the line *after which* the hunk applies; a
+        # malformed hunk that overlaps the previous one is pushed past it.
+        old_at = max(old_end, hunk.old_start - 1 if hunk.old_length else hunk.old_start)
+        new_at = max(new_end, hunk.new_start - 1 if hunk.new_length else hunk.new_start)
+        side = HunkSides(old_at, new_at, [], [], [])
         lines = hunk.lines
+        index = 0
         while index < len(lines):
-            i, j = len(before), len(after)
+            i, j = old_at + len(side.before), new_at + len(side.after)
             if lines[index][0] == " ":
                 while index < len(lines) and lines[index][0] == " ":
-                    before.append(lines[index][1])
-                    after.append(lines[index][1])
+                    side.before.append(lines[index][1])
+                    side.after.append(lines[index][1])
                     index += 1
-                group.append(("equal", i, len(before), j, len(after)))
-                continue
-            while index < len(lines) and lines[index][0] != " ":
-                tag, text = lines[index]
-                (before if tag == "-" else after).append(text)
-                index += 1
-            removed, added = len(before) > i, len(after) > j
-            kind = "replace" if removed and added else ("delete" if removed else "insert")
-            group.append((kind, i, len(before), j, len(after)))
-        groups.append(group)
-    return "\n".join(before), "\n".join(after), groups
+                kind = "equal"
+            else:
+                while index < len(lines) and lines[index][0] != " ":
+                    tag, text = lines[index]
+                    (side.before if tag == "-" else side.after).append(text)
+                    index += 1
+                removed = old_at + len(side.before) > i
+                added = new_at + len(side.after) > j
+                kind = "replace" if removed and added else ("delete" if removed else "insert")
+            side.opcodes.append((kind, i, old_at + len(side.before), j, new_at + len(side.after)))
+        old_end, new_end = old_at + len(side.before), new_at + len(side.after)
+        sides.append(side)
+    return sides
 
 
 def unified_diff_of(before: str, after: str, path: str) -> str:
@@ -128,17 +139,63 @@ def unified_diff_of(before: str, after: str, path: str) -> str:
 
 @cache
 def _hunk_diff_view_class() -> type[DiffView]:
-    """``DiffView`` that shows our hunks instead of re-diffing (imported lazily)."""
+    """``DiffView`` that shows our hunks instead of re-diffing (imported lazily).
+
+    Only hunk lines are highlighted; the rest of each side is one shared empty
+    line, so a hunk at line 200 000 costs no more than one at line 1.
+    """
+    from textual import highlight
+    from textual.content import Content
     from textual_diff_view import DiffView
 
     class HunkDiffView(DiffView):
-        def __init__(self, groups: list[list[Opcode]], *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self._hunk_groups = groups
+        def __init__(self, sides: list[HunkSides], path: str, **kwargs: Any) -> None:
+            super().__init__(path, path, "", "", **kwargs)
+            self._sides = sides
+            self._groups = [side.opcodes for side in sides]
 
         @property
         def grouped_opcodes(self) -> list[list[Opcode]]:
-            return self._hunk_groups
+            return self._groups
+
+        @property
+        def highlighted_code_lines(self) -> tuple[list[Content], list[Content]]:
+            if self._highlighted_code_lines is None:
+                self._highlighted_code_lines = self._highlight_hunks()
+            return self._highlighted_code_lines
+
+        def _highlight_hunks(self) -> tuple[list[Content], list[Content]]:
+            theme = self.app.current_theme
+            sample = "\n".join(line for side in self._sides for line in side.after)
+            language = highlight.guess_language(sample, self.path_modified)
+            last = self._sides[-1] if self._sides else HunkSides(0, 0, [], [], [])
+            empty = Content("")
+            lines_a = [empty] * (last.old_at + len(last.before))
+            lines_b = [empty] * (last.new_at + len(last.after))
+            for side in self._sides:
+                for at, text, target in (
+                    (side.old_at, side.before, lines_a),
+                    (side.new_at, side.after, lines_b),
+                ):
+                    if text:
+                        code = self.highlight(
+                            "\n".join(text),
+                            self.path_modified,
+                            language,
+                            ansi=getattr(theme, "ansi", False),
+                            dark=theme.dark,
+                        )
+                        target[at : at + len(text)] = code.split("\n")
+            added = self.get_visual_style("diff-view--inline-added")
+            removed = self.get_visual_style("diff-view--inline-removed")
+            for group in self._groups:
+                for tag, i1, i2, j1, j2 in group:
+                    # Character-level marks only where lines pair up one to one.
+                    if tag == "replace" and i2 - i1 == j2 - j1:
+                        lines_a[i1:i2], lines_b[j1:j2] = self._highlight_diff_lines(
+                            lines_a[i1:i2], lines_b[j1:j2], added, removed
+                        )
+            return lines_a, lines_b
 
     return HunkDiffView
 
@@ -198,14 +255,10 @@ class DiffPanel(Widget):
         if not self.parsed.hunks:
             yield Static(f"{self.path}: no changes to show", classes="diff-panel--empty")
             return
-        before, after, groups = rebuild_sides(self.parsed.hunks)
         view_class = _hunk_diff_view_class()
         yield view_class(
-            groups,
+            split_hunks(self.parsed.hunks),
             self.path,
-            self.path,
-            before,
-            after,
             split=self.split,
             annotations=True,
             wrap=self._wrap,

@@ -349,3 +349,25 @@ def test_apply_setup_compatible_server_and_second_key(paths) -> None:
 def test_apply_setup_demo_saves_nothing(paths) -> None:
     apply_setup(SetupChoice("demo"), paths)
     assert not paths.user_settings.exists() and not credentials_file(paths).exists()
+
+
+async def test_far_away_hunk_keeps_its_line_numbers_and_stays_fast() -> None:
+    import time
+
+    diff = "@@ -200000,3 +200000,3 @@\n a = 1\n-b = 2\n+b = 3\n c = 4\n"
+
+    class PanelApp(App[None]):
+        def compose(self):
+            yield DiffPanel(diff, "far.py")
+
+    started = time.perf_counter()
+    async with PanelApp().run_test(size=(80, 12)) as pilot:
+        await pilot.pause()
+        numbers = [
+            content.plain.strip("▎ ")
+            for widget in pilot.app.query("LineAnnotations")
+            for content in widget.numbers
+        ]
+        assert "200001" in numbers and "200002" in numbers
+    # Highlighting only the hunk, not 200 000 filler lines (that took ~14 s).
+    assert time.perf_counter() - started < 5

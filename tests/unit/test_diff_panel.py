@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mewcode_tui.widgets.diff_panel import parse_unified_diff, rebuild_sides, unified_diff_of
+from mewcode_tui.widgets.diff_panel import parse_unified_diff, split_hunks, unified_diff_of
 
 TWO_HUNKS = "\n".join(
     [
@@ -31,22 +31,24 @@ def test_hunks_keep_their_lines_and_tags() -> None:
     assert parsed.hidden_lines == 0
 
 
-def test_rebuilt_sides_put_every_line_at_its_real_line_number() -> None:
-    before, after, groups = rebuild_sides(parse_unified_diff(TWO_HUNKS).hunks)
-    old, new = before.split("\n"), after.split("\n")
-    assert old[2] == "    a = 1" and old[3] == "    b = 2"  # line 3 and 4 of the old file
-    assert new[3] == "    b = 3" and new[4] == "    c = 4"
-    assert old[20] == "        self.running = False"  # old line 21
-    assert new[21] == "        return self"  # new line 22
-    assert [op[0] for op in groups[0]] == ["equal", "replace", "equal"]
-    assert groups[1][1] == ("delete", 20, 21, 21, 21)
+def test_split_hunks_place_every_line_at_its_real_line_number() -> None:
+    first, second = split_hunks(parse_unified_diff(TWO_HUNKS).hunks)
+    assert (first.old_at, first.new_at) == (2, 2)  # 0-based offsets of lines 3 and 3
+    assert first.before == ["    a = 1", "    b = 2", "    return a", ""]
+    assert first.after == ["    a = 1", "    b = 3", "    c = 4", "    return a", ""]
+    assert first.opcodes == [
+        ("equal", 2, 3, 2, 3),
+        ("replace", 3, 4, 3, 5),
+        ("equal", 4, 6, 5, 7),
+    ]
+    assert (second.old_at, second.new_at) == (19, 20)
+    assert second.opcodes[1] == ("delete", 20, 21, 21, 21)  # old line 21 removed
 
 
 def test_new_file_diff_is_all_insertions() -> None:
-    diff = "--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1,2 @@\n+hello\n+world\n"
-    before, after, groups = rebuild_sides(parse_unified_diff(diff).hunks)
-    assert before == "" and after == "hello\nworld"
-    assert groups == [[("insert", 0, 0, 0, 2)]]
+    (side,) = split_hunks(parse_unified_diff("@@ -0,0 +1,2 @@\n+hello\n+world\n").hunks)
+    assert side.before == [] and side.after == ["hello", "world"]
+    assert side.opcodes == [("insert", 0, 0, 0, 2)]
 
 
 def test_no_newline_marker_and_removed_dash_lines_are_not_headers() -> None:
