@@ -1,0 +1,129 @@
+"""``mewcode permissions check TOOL 'JSON' [--mode M]``: a dry run of the automatic layers."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from agent_core.config.paths import MewcodePaths
+from agent_core.config.settings import MODES, RuleEntry, Settings
+from agent_core.errors import MewCodeError
+from agent_core.permissions.engine import PermissionPolicy, PermissionRequest, decide
+
+# Built-in tools: (permission kind, read-only). MCP tools are "other", read-only only
+# when their server marks them readOnlyHint.
+BUILTIN_TOOLS: dict[str, tuple[str, bool]] = {
+    "Read": ("read", True),
+    "Glob": ("read", True),
+    "Grep": ("read", True),
+    "LS": ("read", True),
+    "Write": ("edit", False),
+    "Edit": ("edit", False),
+    "MultiEdit": ("edit", False),
+    "NotebookEdit": ("edit", False),
+    "Bash": ("bash", False),
+    "BashOutput": ("read", True),
+    "KillShell": ("other", False),
+    "WebFetch": ("web", True),
+    "TodoWrite": ("other", True),
+    "ExitPlanMode": ("other", True),
+    "Skill": ("other", True),
+    "Task": ("other", True),
+    "Remember": ("other", False),
+}
+
+USAGE = "usage: mewcode permissions check TOOL 'JSON INPUT' [--mode MODE]"
+
+
+def tool_profile(tool: str, read_only_tools: Iterable[str] = ()) -> tuple[str, bool]:
+    """(kind, read_only) of a built-in or MCP tool; raises MewCodeError for an unknown tool."""
+    if tool in BUILTIN_TOOLS:
+        return BUILTIN_TOOLS[tool]
+    if tool.startswith("mcp__") and tool.count("__") >= 2:
+        return "other", tool in set(read_only_tools)
+    raise MewCodeError(
+        f"unknown tool: {tool} (built-ins: {', '.join(BUILTIN_TOOLS)}, or mcp__server__tool)"
+    )
+
+
+def policy_from_settings(
+    paths: MewcodePaths,
+    settings: Settings,
+    mode: str | None = None,
+    home: Path | None = None,
+    extra_rules: Iterable[RuleEntry] = (),
+) -> PermissionPolicy:
+    """The policy for a project: settings rules plus session/CLI rules, and the mode."""
+    chosen = mode or settings.default_mode or "default"
+    if chosen not in MODES:
+        raise MewCodeError(f"unknown permission mode: {chosen} (one of {', '.join(MODES)})")
+    return PermissionPolicy(
+        project_root=paths.project,
+        additional_dirs=[Path(d) for d in settings.additional_directories],
+        rules=[*settings.rules, *extra_rules],
+        mode=chosen,
+        home=home if home is not None else Path.home(),
+    )
+
+
+def check_json(
+    tool: str,
+    input_json: str,
+    mode: str | None,
+    paths: MewcodePaths,
+    settings: Settings,
+    read_only_tools: Iterable[str] = (),
+    home: Path | None = None,
+) -> dict[str, Any]:
+    """Decide one would-be call; returns {"decision","layer","reason","rule"}. Runs nothing."""
+    try:
+        data = json.loads(input_json)
+    except json.JSONDecodeError as exc:
+        raise MewCodeError(
+            f"invalid JSON input: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
+    if not isinstance(data, dict):
+        raise MewCodeError('invalid JSON input: expected an object such as {"command": "ls"}')
+    kind, read_only = tool_profile(tool, read_only_tools)
+    policy = policy_from_settings(paths, settings, mode, home)
+    verdict = decide(PermissionRequest(tool, data, read_only, kind), policy)
+    return {
+        "decision": verdict.decision,
+        "layer": verdict.layer,
+        "reason": verdict.reason,
+        "rule": verdict.rule,
+    }
+
+
+def run_check(
+    argv: list[str],
+    paths: MewcodePaths,
+    settings: Settings,
+    read_only_tools: Iterable[str] = (),
+    home: Path | None = None,
+) -> tuple[int, str]:
+    """CLI entry: (0, verdict JSON) or (2, one-line error for stderr)."""
+    positional: list[str] = []
+    mode: str | None = None
+    args = list(argv)
+    while args:
+        arg = args.pop(0)
+        if arg == "--mode":
+            if not args:
+                return 2, f"error: --mode needs a value\n{USAGE}"
+            mode = args.pop(0)
+        elif arg.startswith("--mode="):
+            mode = arg.split("=", 1)[1]
+        else:
+            positional.append(arg)
+    if len(positional) != 2:
+        return 2, f"error: expected TOOL and JSON INPUT\n{USAGE}"
+    try:
+        result = check_json(
+            positional[0], positional[1], mode, paths, settings, read_only_tools, home
+        )
+    except MewCodeError as exc:
+        return 2, f"error: {exc}"
+    return 0, json.dumps(result)

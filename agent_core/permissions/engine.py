@@ -1,0 +1,144 @@
+"""The permission engine: blacklist -> sandbox -> rules -> mode, in that fixed order.
+
+Pure: a request and a policy in, a verdict out. Layer 5 (the human) is the
+agent loop's job when the verdict is "ask".
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+
+from agent_core.config.settings import RuleEntry
+from agent_core.permissions.actions import Action, Scope, bash_actions, tool_actions
+from agent_core.permissions.blacklist import check_blacklist
+from agent_core.permissions.modes import mode_decision, protected_write
+from agent_core.permissions.paths import protected_name, sandbox_roots
+from agent_core.permissions.rules import RuleScope, first_match
+from agent_core.permissions.sandbox import sandbox_denial
+from agent_core.permissions.shell import parse_command
+from agent_core.permissions.suggest import suggestions
+
+
+class PermissionRequest(msgspec.Struct):
+    """What the loop asks about: one validated tool call."""
+
+    tool: str  # canonical name: "Bash", "Edit", "mcp__github__create_issue"
+    input: dict[str, Any]
+    read_only: bool  # the tool's read-only flag (MCP: readOnlyHint)
+    kind: str  # read | edit | bash | web | other (tools/base.py PermissionKind)
+
+
+class PermissionPolicy(msgspec.Struct):
+    """Everything a decision depends on."""
+
+    project_root: Path
+    additional_dirs: list[Path]
+    rules: list[RuleEntry]  # settings rules plus session and CLI rules
+    mode: str  # default | acceptEdits | plan | bypassPermissions
+    home: Path  # for ~ expansion
+
+
+class PermissionVerdict(msgspec.Struct):
+    """The decision, the layer that made it, and why (fed to the model on deny)."""
+
+    decision: Literal["allow", "deny", "ask"]
+    layer: Literal["blacklist", "sandbox", "rules", "mode"]
+    reason: str
+    rule: str | None = None
+    suggested_rules: list[str] = []
+
+
+def scope_of(policy: PermissionPolicy) -> Scope:
+    """The resolved project root, home and sandbox roots of a policy."""
+    roots = sandbox_roots(policy.project_root, list(policy.additional_dirs), policy.home)
+    return Scope(roots[0], policy.home, roots)
+
+
+def call_actions(request: PermissionRequest, scope: Scope) -> list[Action]:
+    """The actions a call performs (Bash: one per command and per redirect)."""
+    if request.tool == "Bash" or request.kind == "bash":
+        return bash_actions(parse_command(_command(request)), scope)
+    return tool_actions(request.tool, request.input, request.read_only, request.kind, scope)
+
+
+def _command(request: PermissionRequest) -> str:
+    command = request.input.get("command", "")
+    return command if isinstance(command, str) else ""
+
+
+def decide(request: PermissionRequest, policy: PermissionPolicy) -> PermissionVerdict:
+    """Run the four automatic layers and return the first decisive verdict."""
+    scope = scope_of(policy)
+    uncertain: list[str] = []
+    if request.tool == "Bash" or request.kind == "bash":
+        parsed = parse_command(_command(request))
+        hit = check_blacklist(parsed, str(scope.root), str(policy.home))
+        if hit is not None:
+            return PermissionVerdict("deny", "blacklist", f"blocked: {hit.reason}", hit.entry)
+        uncertain = parsed.uncertain
+        actions = bash_actions(parsed, scope)
+    else:
+        actions = tool_actions(request.tool, request.input, request.read_only, request.kind, scope)
+    if denial := sandbox_denial(actions, scope.root):
+        return PermissionVerdict("deny", "sandbox", denial)
+    return _rules_then_mode(actions, policy, scope, uncertain)
+
+
+def _names_protected(entry: RuleEntry, action: Action) -> bool:
+    """An allow rule covers a protected write only when it spells the protected name."""
+    names = [protected_name(t) for t in action.writes]
+    return all(n is None or n.casefold() in entry.rule.casefold() for n in names)
+
+
+def _rules_then_mode(
+    actions: list[Action], policy: PermissionPolicy, scope: Scope, uncertain: list[str]
+) -> PermissionVerdict:
+    rule_scope = RuleScope(scope.root, policy.home)
+    asked: RuleEntry | None = None
+    allowed_by: list[str] = []
+    uncovered: list[Action] = []
+    for action in actions:
+        entry = first_match(action, policy.rules, rule_scope)
+        if entry is None:
+            uncovered.append(action)
+        elif entry.kind == "deny":
+            return PermissionVerdict(
+                "deny", "rules", f"denied by rule {entry.rule} (from {entry.source})", entry.rule
+            )
+        elif entry.kind == "ask":
+            asked = asked or entry
+        elif (
+            uncertain
+            or (policy.mode == "plan" and not action.read_only)
+            or (protected_write(action) and not _names_protected(entry, action))
+        ):
+            uncovered.append(action)
+        elif entry.rule not in allowed_by:
+            allowed_by.append(entry.rule)
+    if asked is not None:
+        return PermissionVerdict(
+            "ask", "rules", f"rule {asked.rule} asks for approval (from {asked.source})", asked.rule
+        )
+    if actions and not uncovered:
+        rules = ", ".join(allowed_by)
+        return PermissionVerdict("allow", "rules", f"allowed by rule {rules}", rules)
+    outcome = mode_decision(uncovered, policy.mode, uncertain)
+    verdict = PermissionVerdict(outcome.decision, "mode", outcome.reason)  # type: ignore[arg-type]
+    if verdict.decision == "allow" and allowed_by:
+        verdict.rule = ", ".join(allowed_by)
+        verdict.reason = f"{outcome.reason}; the rest allowed by rule {verdict.rule}"
+    if verdict.decision == "ask":
+        verdict.suggested_rules = suggestions(uncovered, scope.root, bool(uncertain))
+    return verdict
+
+
+def suggest_rules(request: PermissionRequest, policy: PermissionPolicy) -> list[str]:
+    """The exact "always allow" rules for a call: one per command part or edited path."""
+    scope = scope_of(policy)
+    uncertain = False
+    if request.tool == "Bash" or request.kind == "bash":
+        uncertain = not parse_command(_command(request)).certain
+    return suggestions(call_actions(request, scope), scope.root, uncertain)

@@ -1,0 +1,61 @@
+"""Layer 4: what the permission mode decides for actions no rule settled."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from agent_core.permissions.actions import EDIT_FAMILY, Action
+from agent_core.permissions.paths import protected_name
+
+PLAN_REASON = "plan mode: only read-only tools are available; call ExitPlanMode with your plan"
+
+
+class ModeDecision(NamedTuple):
+    decision: str  # allow | deny | ask
+    reason: str
+
+
+def protected_write(action: Action) -> str | None:
+    """``name: path`` of the first protected path the action writes, if any."""
+    for target in action.writes:
+        if name := protected_name(target):
+            return f"{name} ({target.raw})"
+    return None
+
+
+def _needs_approval(action: Action, mode: str) -> bool:
+    if action.read_only and not action.unknown_paths:
+        return False
+    if mode == "acceptEdits" and action.tool in EDIT_FAMILY and not action.unknown_paths:
+        return False  # the sandbox already confined the path to the project
+    return True
+
+
+def mode_decision(actions: list[Action], mode: str, uncertain: list[str]) -> ModeDecision:
+    """Decide the actions left over by the rules layer."""
+    if uncertain:
+        if mode == "plan":
+            return ModeDecision("deny", PLAN_REASON)
+        return ModeDecision("ask", f"the command cannot be checked with certainty: {uncertain[0]}")
+    for action in actions:
+        if protected := protected_write(action):
+            if mode == "plan":
+                return ModeDecision("deny", PLAN_REASON)
+            return ModeDecision("ask", f"writes to a protected path: {protected}")
+    if mode == "plan":
+        if any(not a.read_only or a.unknown_paths for a in actions):
+            return ModeDecision("deny", PLAN_REASON)
+        return ModeDecision("allow", "plan mode: read-only")
+    mcp = next((a for a in actions if a.tool.startswith("mcp__") and not a.read_only), None)
+    if mcp is not None:
+        return ModeDecision("ask", f"MCP tool {mcp.tool} is not marked read-only: needs approval")
+    if mode == "bypassPermissions":
+        return ModeDecision("allow", "bypassPermissions mode")
+    pending = [a for a in actions if _needs_approval(a, mode)]
+    if not pending:
+        if any(a.tool in EDIT_FAMILY for a in actions):
+            return ModeDecision("allow", "acceptEdits mode: edit inside the project")
+        return ModeDecision("allow", f"{mode} mode: read-only")
+    first = pending[0]
+    what = f"Bash command {first.label}" if first.tool == "Bash" else first.label
+    return ModeDecision("ask", f"{mode} mode: needs approval: {what}"[:300])

@@ -1,0 +1,369 @@
+"""Split a shell command the way bash would run it: every simple command, every redirect.
+
+bashlex does the parsing; shlex is the fallback for syntax bashlex rejects.
+Anything neither can read with certainty (a variable used as a command, eval
+of a computed string, hidden characters...) is reported in ``uncertain`` so
+the engine asks a human instead of allowing.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import msgspec
+
+from agent_core.permissions.shell_text import (
+    HEREDOC_MARK,
+    fallback_tokens,
+    hidden_character,
+    prepare_heredocs,
+    substitutions,
+    unquote,
+)
+from agent_core.permissions.shell_wrappers import Assignment, Word, unwrap
+
+MAX_DEPTH = 6  # nested bash -c / eval / $(...) levels before giving up
+MAX_LENGTH = 100_000
+
+
+class SimpleCommand(msgspec.Struct, frozen=True):
+    """One command as it runs: ``argv`` with wrappers stripped, ``words`` as rules see it."""
+
+    argv: tuple[Word, ...]
+    words: tuple[Word, ...]
+    cwd: str = ""  # "" is the project root, "?" unknown, else the path an earlier `cd` gave
+    upstream: tuple[str, ...] = ()  # programs piped into this one
+    substituted: tuple[str, ...] = ()  # programs whose output is spliced into its words
+    text: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.argv[0].text if self.argv else ""
+
+
+class Redirect(msgspec.Struct, frozen=True):
+    """A redirect with a file target (fd duplications and here-documents are left out)."""
+
+    op: str
+    target: Word
+    cwd: str = ""
+    write: bool = True
+
+
+class ParsedCommand(msgspec.Struct):
+    """Everything a command line would run, and why the reading may be uncertain."""
+
+    commands: list[SimpleCommand] = []
+    redirects: list[Redirect] = []
+    texts: list[str] = []  # every text parsed, nested -c/eval strings included
+    uncertain: list[str] = []  # empty when the parse is certain
+
+    @property
+    def certain(self) -> bool:
+        return not self.uncertain
+
+
+@dataclass
+class _Ctx:
+    cwd: str = ""
+    upstream: tuple[str, ...] = ()
+
+
+@dataclass
+class _State:
+    commands: list[SimpleCommand] = field(default_factory=list)
+    redirects: list[Redirect] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+    uncertain: list[str] = field(default_factory=list)
+
+    def doubt(self, reason: str) -> None:
+        if reason not in self.uncertain:
+            self.uncertain.append(reason)
+
+
+def parse_command(command: str) -> ParsedCommand:
+    """Parse a Bash tool command into simple commands and redirects."""
+    state = _State()
+    if bad := hidden_character(command):
+        state.doubt(f"the command contains a hidden character ({bad})")
+    if len(command) > MAX_LENGTH:
+        state.doubt("the command is too long to check")
+        _fallback(command, state, _Ctx(), 0)
+    else:
+        _parse_text(command, state, _Ctx(), 0)
+    return ParsedCommand(state.commands, state.redirects, state.texts, state.uncertain)
+
+
+def _parse_text(text: str, state: _State, ctx: _Ctx, depth: int) -> None:
+    state.texts.append(text)
+    if depth > MAX_DEPTH:
+        state.doubt("commands are nested too deeply to check")
+        return
+    if depth and (bad := hidden_character(text)):
+        state.doubt(f"a nested command contains a hidden character ({bad})")
+    if not text.strip():
+        return
+    prepared = prepare_heredocs(text)
+    for doc in prepared.heredocs:
+        inner = substitutions(doc.body) if not doc.quoted else []
+        for sub in inner:
+            state.doubt("a here-document runs a command substitution")
+            _parse_text(sub, state, replace(ctx, upstream=()), depth + 1)
+    import bashlex  # local: only the engine needs it
+
+    try:
+        trees = bashlex.parse(prepared.text)
+    except Exception:  # bashlex raises several unrelated types on syntax it lacks
+        _fallback(text, state, ctx, depth)
+        return
+    if prepared.heredocs and _count_markers(trees) != len(prepared.heredocs):
+        state.doubt("a here-document could not be read with certainty")
+        _fallback(text, state, ctx, depth)
+        return
+    for tree in trees:
+        _walk(tree, prepared.text, state, ctx, depth)
+
+
+def _children(node: Any) -> list[Any]:
+    found: list[Any] = []
+    for attr in ("parts", "list", "redirects"):
+        found.extend(getattr(node, attr, None) or [])
+    for attr in ("command", "output", "body"):
+        child = getattr(node, attr, None)
+        if child is not None and hasattr(child, "kind"):
+            found.append(child)
+    return found
+
+
+def _count_markers(trees: list[Any]) -> int:
+    count, stack = 0, list(trees)
+    while stack:
+        node = stack.pop()
+        if getattr(node, "kind", "") == "redirect" and node.type in ("<<", "<<-"):
+            out = node.output
+            count += getattr(out, "word", "").startswith(HEREDOC_MARK)
+        stack.extend(_children(node))
+    return count
+
+
+def _walk(node: Any, src: str, state: _State, ctx: _Ctx, depth: int) -> list[str]:
+    """Visit one bashlex node; returns the programs it runs (for pipeline tracking)."""
+    kind = node.kind
+    names: list[str] = []
+    if kind == "command":
+        return _command(node, src, state, ctx, depth)
+    if kind == "list":
+        for part in node.parts:
+            names += _walk(part, src, state, ctx, depth)
+    elif kind == "pipeline":
+        upstream = list(ctx.upstream)
+        for part in node.parts:
+            if part.kind in ("pipe", "reservedword"):
+                continue
+            got = _walk(part, src, state, replace(ctx, upstream=tuple(upstream)), depth)
+            names += got
+            upstream += got
+    elif kind == "compound":
+        first = node.list[0] if node.list else None
+        subshell = first is not None and first.kind == "reservedword" and first.word == "("
+        inner = replace(ctx) if subshell else ctx
+        for part in node.list:
+            if part.kind != "reservedword":
+                names += _walk(part, src, state, inner, depth)
+        for redirect in getattr(node, "redirects", None) or []:
+            names += _redirect(redirect, src, state, ctx, depth)
+    elif kind in ("if", "for", "while", "until"):
+        for part in node.parts:
+            if part.kind == "word":
+                names += _substitutions_in(part, src, state, ctx, depth)
+            elif part.kind != "reservedword":
+                names += _walk(part, src, state, ctx, depth)
+    elif kind == "function":
+        # A definition runs nothing yet, but its body is what a later call runs.
+        names += _walk(node.body, src, state, replace(ctx), depth)
+    elif kind == "word":
+        names += _substitutions_in(node, src, state, ctx, depth)
+    elif kind not in ("operator", "pipe", "reservedword"):
+        state.doubt(f"unsupported shell syntax ({kind})")
+    return names
+
+
+def _substitutions_in(node: Any, src: str, state: _State, ctx: _Ctx, depth: int) -> list[str]:
+    names: list[str] = []
+    for part in getattr(node, "parts", None) or []:
+        if part.kind in ("commandsubstitution", "processsubstitution"):
+            names += _walk(part.command, src, state, replace(ctx, upstream=()), depth)
+    return names
+
+
+def _is_dynamic(node: Any) -> bool:
+    for part in getattr(node, "parts", None) or []:
+        if part.kind in ("commandsubstitution", "processsubstitution"):
+            return True
+        if part.kind == "parameter" and getattr(part, "value", None):
+            return True
+    return False
+
+
+def _word(node: Any, src: str) -> Word:
+    raw = src[node.pos[0] : node.pos[1]]
+    text = unquote(raw)
+    if text is None:
+        text = node.word
+    elif text.startswith("~") and raw[:1] in ("'", '"', "\\"):
+        text = "./" + text  # a quoted tilde is a literal name, not the home directory
+    return Word(text, _is_dynamic(node))
+
+
+def _redirect(node: Any, src: str, state: _State, ctx: _Ctx, depth: int) -> list[str]:
+    out = node.output
+    if not hasattr(out, "kind"):
+        return []  # fd duplication such as 2>&1 or >&-
+    names = _substitutions_in(out, src, state, ctx, depth)
+    if node.type in ("<<", "<<-", "<<<"):
+        return names
+    write = node.type != "<" and node.type != "<&"
+    if node.type == "<&" and out.word.isdigit():
+        return names
+    state.redirects.append(Redirect(node.type, _word(out, src), ctx.cwd, write))
+    return names
+
+
+def _command(node: Any, src: str, state: _State, ctx: _Ctx, depth: int) -> list[str]:
+    assignments: list[Assignment] = []
+    words: list[Word] = []
+    spliced: list[str] = []
+    for part in node.parts:
+        if part.kind == "assignment" and not words:
+            raw = src[part.pos[0] : part.pos[1]]
+            name, _, value = raw.partition("=")
+            plain = unquote(value) if value else ""
+            plain = part.word.partition("=")[2] if plain is None else plain
+            assignments.append(Assignment(name, plain, _is_dynamic(part)))
+            spliced += _substitutions_in(part, src, state, ctx, depth)
+        elif part.kind in ("word", "assignment"):
+            words.append(_word(part, src))
+            spliced += _substitutions_in(part, src, state, ctx, depth)
+        elif part.kind == "redirect":
+            spliced += _redirect(part, src, state, ctx, depth)
+    text = src[node.pos[0] : node.pos[1]]
+    return _emit(assignments, words, spliced, state, ctx, depth, text)
+
+
+def _emit(
+    assignments: list[Assignment],
+    words: list[Word],
+    spliced: list[str],
+    state: _State,
+    ctx: _Ctx,
+    depth: int,
+    text: str,
+) -> list[str]:
+    """Record one simple command (and what it runs in turn); returns the program names."""
+    if not words:
+        return spliced
+    found = unwrap(assignments, words)
+    for reason in found.uncertain:
+        state.doubt(reason)
+    names: list[str] = []
+    for nested, _literal in found.nested_texts:
+        before = len(state.commands)
+        _parse_text(nested, state, replace(ctx), depth + 1)
+        names += [c.name for c in state.commands[before:]]
+    for argv in found.nested_argvs:
+        names += _emit([], argv, [], state, replace(ctx), depth + 1, " ".join(w.text for w in argv))
+    if found.keeps_outer and found.argv:
+        state.commands.append(
+            SimpleCommand(
+                tuple(found.argv),
+                tuple(found.rule_words),
+                ctx.cwd,
+                ctx.upstream,
+                tuple(spliced),
+                text,
+            )
+        )
+        names.insert(0, found.argv[0].text)
+    if found.argv:
+        _track_cd(found.argv, ctx)
+    return names
+
+
+def _track_cd(argv: list[Word], ctx: _Ctx) -> None:
+    """Follow ``cd`` so later parts of a chain know their directory."""
+    name = argv[0].text
+    if name == "popd":
+        ctx.cwd = "?"
+    if name not in ("cd", "pushd"):
+        return
+    args = [w for w in argv[1:] if not (w.text.startswith("-") and w.text != "-")]
+    if not args:
+        ctx.cwd = "~"
+        return
+    target = args[0]
+    if target.dynamic or target.text == "-":
+        ctx.cwd = "?"
+    elif target.text.startswith(("/", "~")):
+        ctx.cwd = posixpath.normpath(target.text)
+    elif ctx.cwd != "?":
+        ctx.cwd = posixpath.normpath(posixpath.join(ctx.cwd or ".", target.text))
+
+
+_SEPARATOR_CHARS = frozenset(";&|()\n")
+_KEYWORDS = frozenset({
+    "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for", "case",
+    "esac", "select", "function", "coproc", "{", "}",
+})  # fmt: skip
+
+
+def _fallback(text: str, state: _State, ctx: _Ctx, depth: int) -> None:
+    """shlex reading for syntax bashlex rejects; certain only for plain command lists."""
+    tokens, balanced = fallback_tokens(text)
+    if not balanced:
+        state.doubt("the command has unbalanced quotes")
+    if any(mark in text for mark in ("$(", "`", "<(", ">(")):
+        state.doubt("a command substitution could not be read with certainty")
+        for inner in substitutions(text):
+            _parse_text(inner, state, replace(ctx, upstream=()), depth + 1)
+    if "<<" in text.replace("<<<", ""):
+        state.doubt("a here-document could not be read with certainty")
+    part: list[str] = []
+    upstream: list[str] = list(ctx.upstream)
+    for token in [*tokens, ";"]:
+        if token and set(token) <= _SEPARATOR_CHARS:
+            if "(" in token or ")" in token:
+                state.doubt("subshell or case syntax the parser could not read")
+            names = _fallback_part(part, state, replace(ctx, upstream=tuple(upstream)), depth)
+            upstream = upstream + names if token.strip() in ("|", "|&") else list(ctx.upstream)
+            part = []
+        else:
+            part.append(token)
+
+
+def _fallback_part(tokens: list[str], state: _State, ctx: _Ctx, depth: int) -> list[str]:
+    i = 0
+    while i < len(tokens) and tokens[i] in (_KEYWORDS | {"!"}):
+        if tokens[i] != "!":
+            state.doubt(f"shell syntax the parser could not read ({tokens[i]})")
+        i += 1
+    assignments: list[Assignment] = []
+    words: list[Word] = []
+    while i < len(tokens):
+        token = tokens[i]
+        if ("<" in token or ">" in token) and set(token) <= set("<>&|"):
+            target = tokens[i + 1] if i + 1 < len(tokens) else ""
+            dup = token.endswith("&") and (target.isdigit() or target == "-")
+            if target and not dup and token not in ("<<", "<<-", "<<<"):
+                write = ">" in token
+                state.redirects.append(Redirect(token, Word(target, "$" in target), ctx.cwd, write))
+            i += 2
+            continue
+        name, eq, value = token.partition("=")
+        if not words and eq and name.isidentifier():
+            assignments.append(Assignment(name, value, "$" in value or "`" in value))
+        else:
+            words.append(Word(token, "$" in token or "`" in token))
+        i += 1
+    return _emit(assignments, words, [], state, ctx, depth, " ".join(tokens))

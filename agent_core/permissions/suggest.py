@@ -1,0 +1,88 @@
+"""The exact "always allow" rules offered when a call asks for approval."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from agent_core.permissions.actions import EDIT_FAMILY, READ_FAMILY, Action
+from agent_core.permissions.modes import protected_write
+from agent_core.permissions.paths import ResolvedPath
+from agent_core.permissions.rules import command_text, shell_word
+
+# How many subcommand words identify what a program does (`git commit`, `gh pr create`).
+_SUBCOMMAND_DEPTH = {
+    "git": 1, "cargo": 1, "go": 1, "docker": 1, "podman": 1, "kubectl": 1, "npm": 1,
+    "pnpm": 1, "yarn": 1, "bun": 1, "deno": 1, "pip": 1, "pip3": 1, "uv": 1, "poetry": 1,
+    "make": 1, "just": 1, "gh": 2, "dotnet": 1, "mvn": 1, "gradle": 1, "./gradlew": 1,
+    "brew": 1, "apt": 1, "apt-get": 1, "systemctl": 1, "terraform": 1, "helm": 1,
+    "conda": 1, "rustup": 1, "hatch": 1, "tox": 1, "nox": 1, "rake": 1, "bundle": 1,
+}  # fmt: skip
+_RUNNERS = frozenset({"run", "exec", "run-script", "x", "compose", "dlx"})  # name what they run
+_LAUNCHERS = frozenset({"npx", "bunx", "pnpx", "uvx", "pipx"})
+_PYTHON = re.compile(r"python[\d.]*")
+_GITIGNORE_SPECIAL = re.compile(r"([\\*?\[\]])")
+
+
+def bash_rule(words: list[str]) -> str:
+    """``Bash(<program and subcommands>:*)`` for one command; exact when it must not widen."""
+    if not words:
+        return "Bash"
+    first = words[0]
+    if "=" in first or first in ("sudo", "doas"):
+        return f"Bash({' '.join(shell_word(w) for w in words)})"
+    prefix = [first]
+    if _PYTHON.fullmatch(first) and len(words) > 2 and words[1] == "-m":
+        prefix = words[:3]
+    elif first in _LAUNCHERS and len(words) > 1 and not words[1].startswith("-"):
+        prefix = words[:2]
+    else:
+        depth = _SUBCOMMAND_DEPTH.get(first, 0)
+        for word in words[1:]:
+            if depth <= 0 or word.startswith("-"):
+                break
+            prefix.append(word)
+            depth += (word in _RUNNERS) - 1
+    return f"Bash({' '.join(shell_word(w) for w in prefix)}:*)"
+
+
+def path_rule(tool: str, target: ResolvedPath, root: Path) -> str:
+    """``Edit(src/a.py)``, ``Edit(./top.py)`` or ``Edit(//abs/path)`` naming exactly one path."""
+    try:
+        rel = target.path.relative_to(root).as_posix()
+    except ValueError:
+        return f"{tool}(/{_escape(str(target.path))})"
+    return f"{tool}({_escape(rel) if '/' in rel else './' + _escape(rel)})"
+
+
+def _escape(path: str) -> str:
+    return _GITIGNORE_SPECIAL.sub(r"\\\1", path)
+
+
+def suggestions(actions: list[Action], root: Path, uncertain: bool) -> list[str]:
+    """One rule per action that needs approval (deduplicated, in order)."""
+    if uncertain:
+        return []  # no rule can allow a command the engine cannot read
+    found: list[str] = []
+    for action in actions:
+        if action.read_only and not action.unknown_paths:
+            continue
+        rule = _one(action, root)
+        if rule and rule not in found:
+            found.append(rule)
+    return found
+
+
+def _one(action: Action, root: Path) -> str | None:
+    if action.tool == "Bash" and action.command is not None:
+        words = [w.text for w in action.command.words]
+        if protected_write(action):
+            return f"Bash({command_text(action.command.words)})"
+        return bash_rule(words)
+    if action.tool in EDIT_FAMILY or action.tool in READ_FAMILY:
+        family = "Edit" if action.tool in EDIT_FAMILY else "Read"
+        targets = action.writes or action.reads
+        return path_rule(family, targets[0], root) if targets else None
+    if action.tool == "WebFetch":
+        return f"WebFetch(domain:{action.host})" if action.host else None
+    return action.tool
