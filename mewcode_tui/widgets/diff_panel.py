@@ -223,7 +223,7 @@ class DiffPanel(Widget):
     def __init__(
         self,
         unified_diff: str,
-        path: str,
+        path: str | None,
         split: bool = False,
         *,
         max_lines: int = DEFAULT_MAX_LINES,
@@ -233,7 +233,7 @@ class DiffPanel(Widget):
         classes: str | None = None,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
-        self.path = path
+        self.path = path or "file"
         self.parsed = parse_unified_diff(unified_diff, max_lines)
         self._wrap = wrap
         self.set_reactive(DiffPanel.split, split)
