@@ -60,10 +60,13 @@ class OpenAIProvider:
         self._key_env = api_key_env
         self._client: Any = None
         self._sdk: Any = None
+        self._client_lock = asyncio.Lock()  # parallel first requests build one client
 
     async def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
         if self._client is None:
-            await asyncio.to_thread(self._make_client)
+            async with self._client_lock:
+                if self._client is None:
+                    await asyncio.to_thread(self._make_client)
         params = build_params(self.model, request)
         attempts = with_retries(
             lambda: self._attempt(params), retries=self.retries, backoff_base=self.backoff_base

@@ -6,6 +6,7 @@ subprocess can all talk to it. Use the ``fake_llm`` fixture (tests/fakellm/plugi
     fake_llm.script([{"text": "hello"}, {"tool_calls": [{"name": "Read", "input": {...}}]}])
     env = fake_llm.env("anthropic")   # ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, MEWCODE_PROVIDER
     fake_llm.requests[-1].body        # every request is recorded (path, wire, headers, body)
+    fake_llm.remaining, fake_llm.served_seconds   # unserved steps; time spent answering
 
 Routes: ``POST /v1/messages`` (Anthropic; base URL ``server.anthropic_base_url``) and
 ``POST /v1/chat/completions`` (OpenAI; base URL ``server.openai_base_url``, ending in /v1).

@@ -42,6 +42,7 @@ class FakeLLMServer:
     def __init__(self, steps: Iterable[Step | Responder] = (), *, responder: Responder | None = None,
                  loop: bool = False, port: int = 0) -> None:  # fmt: skip
         self.requests: list[RecordedRequest] = []
+        self.served_seconds = 0.0  # time spent answering, for benchmarks that subtract it
         self.responder = responder  # answers every request once the script runs out
         self._lock = threading.Lock()
         self._steps: list[Step | Responder] = []
@@ -63,7 +64,7 @@ class FakeLLMServer:
 
     @property
     def remaining(self) -> int:
-        """Steps not yet consumed (0 in loop mode once started is not meaningful)."""
+        """How many scripted steps have not been served yet (loop mode starts over at 0)."""
         with self._lock:
             return len(self._steps) - self._next
 
@@ -175,6 +176,15 @@ class _Handler(BaseHTTPRequestHandler):
         self._json(404, {"error": {"type": "not_found_error", "message": "not found"}})
 
     def do_POST(self) -> None:
+        started = time.perf_counter()
+        try:
+            self._answer()
+        finally:
+            fake = self.server.fake
+            with fake._lock:
+                fake.served_seconds += time.perf_counter() - started
+
+    def _answer(self) -> None:
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         try:
             body = json.loads(raw or b"{}")
