@@ -23,7 +23,7 @@ from agent_core.permissions.actions import EDIT_FAMILY, READ_FAMILY, Action
 from agent_core.permissions.paths import ResolvedPath, real
 from agent_core.permissions.shell_wrappers import Word, basename
 
-_RULE = re.compile(r"^\s*([A-Za-z0-9_.\-]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
+_RULE = re.compile(r"^\s*([A-Za-z0-9_.*\-]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
 _SHELL_SAFE = re.compile(r"^[^\s'\"\\]+$")
 
 
