@@ -41,7 +41,7 @@ async def raw_sdk(server) -> None:
     messages = [{"role": "user", "content": "go"}]
     for _ in range(ROUNDS):
         async with client.messages.stream(
-            model="claude-sonnet-4-5", max_tokens=1024, messages=messages
+            model="claude-haiku-4-5", max_tokens=1024, messages=messages
         ) as stream:
             async for _event in stream:
                 pass
@@ -57,7 +57,7 @@ async def agent_turn(server, project: Path, home: Path) -> None:
 
     paths = MewcodePaths(home=home, project=project)
     provider = AnthropicProvider(
-        "claude-sonnet-4-5", api_key="bench", base_url=server.anthropic_base_url
+        "claude-haiku-4-5", api_key="bench", base_url=server.anthropic_base_url
     )
     runtime = await Runtime.open(
         RuntimeOptions(cwd=project, paths=paths, settings=load_settings(paths), provider=provider)

@@ -160,7 +160,12 @@ class ToolExecutor:
         duration = time.monotonic() - started
         content = output.content
         if isinstance(content, str) and env.shape_result is not None:
-            content = env.shape_result(call.id, content)
+            shaped = env.shape_result(call.id, content)
+            if shaped != content:
+                await env.emit(ev.Compaction(layer="spill", tokens_before=len(content) // 4,
+                                             tokens_after=len(shaped) // 4,
+                                             note=f"{call.name} output saved to a file"))
+            content = shaped
         result = ToolResultBlock(tool_use_id=call.id, content=content, is_error=output.is_error)
         if env.audit:
             executed = ctx.extra.get("last_exec", {}).get(call.id, {})

@@ -23,7 +23,6 @@ from agent_core.channel import RendezvousChannel
 from agent_core.config.paths import MewcodePaths
 from agent_core.config.settings import RuleEntry, Settings
 from agent_core.context.manager import ContextManager
-from agent_core.context.spill import SpillLedger
 from agent_core.errors import ChannelClosed
 from agent_core.llm.base import ChatRequest, Provider
 from agent_core.llm.pricing import cost_usd, model_info
@@ -109,17 +108,12 @@ class Runtime:
 
     def _attach(self, store: SessionStore, history: list[Message]) -> None:
         self.store = store
-        self.conversation = Conversation(
-            history,
-            on_append=store.append_message,
-            on_replace=lambda msgs: store.append_compaction(msgs, self.context_tokens, 0),
-        )
+        self.conversation = Conversation(history, on_append=store.append_message)
         limits = self.settings.limits
         info = model_info(self.provider.model)
         self.context = ContextManager(
             limits, info.context_window, limits.max_output_tokens, store.dir
         )
-        self.spill = SpillLedger(store.dir, limit=limits.spill_bytes)
         self.audit = AuditLog(store.dir / "audit.jsonl")
 
     # --- read-only views ---------------------------------------------------
@@ -174,7 +168,7 @@ class Runtime:
         return make
 
     def _recent_files(self) -> list[Path]:
-        return [Path(p) for p in list(self._file_stamps)[-8:]]
+        return [Path(p) for p in reversed(list(self._file_stamps)[-8:])]
 
     async def run_turn(
         self, text: str, events: RendezvousChannel | None = None, *, can_ask: bool = True
@@ -196,7 +190,7 @@ class Runtime:
                 make_context=self._tool_context(emit),
                 can_ask=can_ask,
                 audit=self.audit,
-                shape_result=self.spill.apply,
+                shape_result=self.context.ledger.apply,
                 on_plan_approved=self._set_mode,
                 allowed_names=lambda: {t.name for t in self._offered_tools()},
             )
@@ -212,7 +206,7 @@ class Runtime:
                 recent_files=self._recent_files(),
             )
             if outcome is not None:
-                self.conversation.replace(outcome.new_history)
+                self._replace_history(outcome)
                 await emit(
                     ev.Compaction(
                         layer="summary",
@@ -298,8 +292,14 @@ class Runtime:
             recent_files=self._recent_files(),
             instructions=instructions,
         )
-        self.conversation.replace(outcome.new_history)
+        self._replace_history(outcome)
         return outcome
+
+    def _replace_history(self, outcome: Any) -> None:
+        if outcome.compacted:
+            self.conversation.replace(outcome.new_history)
+            self.store.append_compaction(outcome.new_history, outcome.tokens_before,
+                                         outcome.tokens_after)
 
     async def close(self) -> None:
         from agent_core.tools.shells import close_all

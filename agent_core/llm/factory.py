@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from agent_core.config.credentials import saved_api_key
 from agent_core.config.settings import Settings
 from agent_core.errors import ProviderError
 from agent_core.llm.base import Provider
 
 PROVIDERS = ("anthropic", "openai", "demo")
-DEFAULT_MODELS = {"anthropic": "claude-sonnet-4-5", "openai": "gpt-4.1", "demo": "demo"}
+DEFAULT_MODELS = {"anthropic": "claude-sonnet-4-6", "openai": "gpt-4.1", "demo": "demo"}
 KEY_ENV = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
 URL_ENV = {"anthropic": "ANTHROPIC_BASE_URL", "openai": "OPENAI_BASE_URL"}
 # Local OpenAI-compatible servers (Ollama, llama.cpp, vLLM) accept any key, but the SDK wants one.
@@ -37,6 +38,9 @@ def detect_provider(settings: Settings, env: Mapping[str, str]) -> str | None:
         return "anthropic"
     if env.get("OPENAI_API_KEY") or env.get("OPENAI_BASE_URL") or settings.base_url:
         return "openai"
+    for name in ("anthropic", "openai"):
+        if saved_api_key(env, name):
+            return name
     return None
 
 
@@ -60,7 +64,7 @@ def make_provider(
         return DemoProvider(cwd=cwd)
     model = model or env.get("MEWCODE_MODEL") or DEFAULT_MODELS[name]
     key_env = settings.api_key_env or KEY_ENV[name]
-    api_key = env.get(key_env) or None
+    api_key = env.get(key_env) or saved_api_key(env, name)
     base_url = settings.base_url or env.get(URL_ENV[name]) or None
     retries = settings.limits.retries
     if name == "anthropic":

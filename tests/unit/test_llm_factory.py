@@ -32,7 +32,7 @@ def test_detect_provider(settings: Settings, env: dict, expected: str | None) ->
 def test_default_models_and_settings_are_respected(tmp_path: Path) -> None:
     anthropic = make_provider("anthropic", None, settings=Settings(),
                               env={"ANTHROPIC_API_KEY": "k"}, cwd=tmp_path)  # fmt: skip
-    assert (anthropic.name, anthropic.model) == ("anthropic", "claude-sonnet-4-5")
+    assert (anthropic.name, anthropic.model) == ("anthropic", "claude-sonnet-4-6")
     settings = Settings(base_url="http://127.0.0.1:9/v1", api_key_env="MY_KEY")
     openai = make_provider("openai", "qwen3-coder", settings=settings, env={"MY_KEY": "s"},
                            cwd=tmp_path)  # fmt: skip
@@ -78,3 +78,16 @@ def test_building_a_provider_does_not_import_the_sdk(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=Path(__file__).resolve().parents[2])  # fmt: skip
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_a_key_saved_by_the_setup_screen_is_used_when_the_env_has_none(tmp_path) -> None:
+    from agent_core.config.settings import Settings
+    from agent_core.llm.factory import detect_provider, make_provider
+
+    (tmp_path / "credentials.yaml").write_text("openai: {api_key: sk-saved}\n")
+    env = {"MEWCODE_HOME": str(tmp_path)}
+    assert detect_provider(Settings(), env) == "openai"
+    provider = make_provider("openai", None, settings=Settings(), env=env, cwd=tmp_path)
+    assert provider.name == "openai"
+    # The environment still wins over the file.
+    assert detect_provider(Settings(), {**env, "ANTHROPIC_API_KEY": "k"}) == "anthropic"
