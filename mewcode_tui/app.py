@@ -36,11 +36,14 @@ class MewCodeApp(App[int]):
     def main_screen(self) -> MainScreen:
         return self._main
 
+    def get_default_screen(self) -> MainScreen:
+        # The chat is the first screen, so the first frame is the real one.
+        return self._main
+
     def on_mount(self) -> None:
         from mewcode_tui.themes import load_themes, restore_theme
 
         warnings = load_themes(self, self.options.paths)
         restore_theme(self, self.options.paths)
-        self.push_screen(self._main)
         for warning in warnings:
             self._main.call_after_refresh(self._main.say, warning, "warning")

@@ -158,19 +158,19 @@ class MainScreen(Screen):
         self.runtime = runtime
         runtime.mode = self.mode
         self.refresh_status()
-        self.say(
-            f"MewCode · {runtime.provider.name} {runtime.provider.model} · "
-            f"{short_path(self.options.cwd)} — /help for commands, @ to mention files."
-        )
-        for problem in [*runtime.settings_problems, *runtime.load_warnings]:
-            self.say(problem, "warning")
         if runtime.history:
             restored = transcript_from_history(runtime.history)
-            self.transcript.entries[:] = restored.entries
-            self.transcript.calls.clear()
+            self.transcript.entries[:0] = restored.entries
             self.transcript.calls.update(restored.calls)
             await self.chat.reload()
             self.say(f"Resumed session {runtime.session_id} ({len(runtime.history)} messages).")
+        else:
+            self.say(
+                f"MewCode · {runtime.provider.name} {runtime.provider.model} · "
+                f"{short_path(self.options.cwd)} — /help for commands, @ to mention files."
+            )
+        for problem in [*runtime.settings_problems, *runtime.load_warnings]:
+            self.say(problem, "warning")
         self._next_turn()
 
     def refresh_status(self) -> None:

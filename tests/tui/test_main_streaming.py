@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from agent_core import events as ev
 from mewcode_tui.widgets.message_view import AssistantMessageView, UserMessageView
 from tests.tui.conftest import wait_until
@@ -33,28 +35,35 @@ async def test_answer_streams_into_one_markdown_view(make_app, project):
 
 async def test_scrolled_up_view_does_not_jump(make_app, project):
     long_text = "\n\n".join(f"paragraph {i}" for i in range(80))
+    gate = asyncio.Event()
 
     async def script(send, prompt):
         await send(ev.TurnStarted(turn_id="t", input=prompt))
         await send(ev.MessageDelta(text=long_text))
-        await send(ev.MessageDelta(text="\n\nmore"))
-        await send(ev.MessageDelta(text=" and more"))
+        await gate.wait()  # the user scrolls up meanwhile
+        for i in range(20):
+            await send(ev.MessageDelta(text=f"\n\nmore {i}"))
         await send(ev.AssistantMessage(content=[], usage=runtime.usage))
 
-    runtime = FakeRuntime(project, [plain_answer(long_text, chunk=400), script])
+    runtime = FakeRuntime(project, [script])
     app = make_app(runtime)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.main_screen
+        chat = screen.chat
         await wait_until(pilot, lambda: screen.runtime is not None)
         await pilot.press(*"first", "enter")
-        await wait_until(pilot, lambda: not screen.turn_active and runtime.prompts)
+        await wait_until(pilot, lambda: chat.max_scroll_y > 50 and chat.at_bottom)
+        chat.scroll_to(y=5, animate=False)
         await pilot.pause(0.1)
-        chat = screen.chat
-        assert chat.max_scroll_y > 0 and chat.at_bottom  # followed the stream
-        chat.scroll_to(y=5, animate=False)  # the user scrolls up to read
+        height_before = chat.max_scroll_y
+        gate.set()
+        await wait_until(pilot, lambda: not screen.turn_active)
         await pilot.pause(0.1)
-        await pilot.press(*"second", "enter")
+        assert chat.max_scroll_y > height_before  # the new text did arrive
+        assert chat.scroll_y == 5  # but the view stayed where the user put it
+        chat.scroll_end(animate=False)  # back at the bottom: following again
+        await pilot.pause(0.1)
+        await pilot.press(*"again", "enter")
         await wait_until(pilot, lambda: len(runtime.prompts) == 2 and not screen.turn_active)
         await pilot.pause(0.1)
-        assert chat.scroll_y == 5  # the view stayed where the user put it
-        assert chat.max_scroll_y > 5
+        assert chat.at_bottom
