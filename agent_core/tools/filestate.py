@@ -99,7 +99,8 @@ def record_stamp(ctx: ToolContext, path: Path) -> None:
     """Remember the file as the agent last saw it (after a successful write)."""
     st = path.stat()
     stamp = FileStamp(mtime_ns=st.st_mtime_ns, size=st.st_size)
-    for key in _stamp_keys(path):
+    keys = [k for k in _stamp_keys(path) if k in ctx.file_stamps] or [str(path)]
+    for key in keys:
         ctx.file_stamps[key] = stamp
 
 
