@@ -103,8 +103,8 @@ def _parse_text(text: str, state: _State, ctx: _Ctx, depth: int) -> None:
         return
     if depth and (bad := hidden_character(text)):
         state.doubt(f"a nested command contains a hidden character ({bad})")
-    if not text.strip():
-        return
+    if all(not line.strip() or line.lstrip().startswith("#") for line in text.splitlines()):
+        return  # blank or comment-only: nothing runs
     prepared = prepare_heredocs(text)
     for doc in prepared.heredocs:
         inner = substitutions(doc.body) if not doc.quoted else []

@@ -217,7 +217,8 @@ def fallback_tokens(text: str) -> tuple[list[str], bool]:
     """Tokenize with shlex (operators as their own tokens); returns (tokens, balanced)."""
     lexer = shlex.shlex(text, posix=True, punctuation_chars=";&|()<>\n")
     lexer.whitespace = " \t\r"
-    lexer.commenters = ""
+    lexer.whitespace_split = True  # every other character belongs to a word, as in bash
+    lexer.commenters = ""  # a misread comment could hide the rest of a line
     try:
         return list(lexer), True
     except ValueError:

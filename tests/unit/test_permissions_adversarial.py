@@ -139,10 +139,12 @@ BLACKLIST = [
 
 @pytest.mark.parametrize("command", BLACKLIST)
 @pytest.mark.parametrize("mode", ["default", "bypassPermissions"])
-def test_blacklist_denies_in_every_mode_even_with_allow_rules(layout: Layout, command: str,
-                                                              mode: str) -> None:
-    verdict = decide(request("Bash", {"command": command}),
-                     policy(layout, mode, allow=["Bash", "Bash(rm:*)"]))
+def test_blacklist_denies_in_every_mode_even_with_allow_rules(
+    layout: Layout, command: str, mode: str
+) -> None:
+    verdict = decide(
+        request("Bash", {"command": command}), policy(layout, mode, allow=["Bash", "Bash(rm:*)"])
+    )
     assert (verdict.decision, verdict.layer) == ("deny", "blacklist"), verdict
     assert verdict.rule and verdict.reason.startswith("blocked:")
 
@@ -154,7 +156,10 @@ def test_a_60_part_chain_with_one_bad_part_is_denied_quickly(layout: Layout) -> 
     verdict = decide(request("Bash", {"command": " && ".join(parts)}), policy(layout))
     assert time.perf_counter() - started < 1.0
     assert (verdict.decision, verdict.layer, verdict.rule) == (
-        "deny", "blacklist", "rm-recursive-system-dir")
+        "deny",
+        "blacklist",
+        "rm-recursive-system-dir",
+    )
 
 
 def test_a_60_part_benign_chain_is_allowed_as_read_only(layout: Layout) -> None:
@@ -186,14 +191,28 @@ CASES = {
     "read-dotdot": Case("Read", {"file_path": "../outside/secret.txt"}, "deny", "sandbox"),
     "read-home": Case("Read", {"file_path": "~/notes.txt"}, "deny", "sandbox"),
     "read-symlink-out": Case("Read", {"file_path": "escape/secret.txt"}, "deny", "sandbox"),
-    "write-dangling": Case("Write", {"file_path": "dangling", "content": "x"}, "deny", "sandbox",
-                           mode="bypassPermissions"),
-    "write-symlinked-parent": Case("Write", {"file_path": "escape/new.txt", "content": "x"},
-                                   "deny", "sandbox", mode="acceptEdits"),
+    "write-dangling": Case(
+        "Write",
+        {"file_path": "dangling", "content": "x"},
+        "deny",
+        "sandbox",
+        mode="bypassPermissions",
+    ),
+    "write-symlinked-parent": Case(
+        "Write",
+        {"file_path": "escape/new.txt", "content": "x"},
+        "deny",
+        "sandbox",
+        mode="acceptEdits",
+    ),
     "read-sibling-prefix": Case("Read", {"file_path": "{EVIL}/x.txt"}, "deny", "sandbox"),
-    "edit-sibling-prefix": Case("Edit", {"file_path": "{EVIL}/x.txt", "old_string": "x",
-                                         "new_string": "y"}, "deny", "sandbox",
-                                mode="bypassPermissions"),
+    "edit-sibling-prefix": Case(
+        "Edit",
+        {"file_path": "{EVIL}/x.txt", "old_string": "x", "new_string": "y"},
+        "deny",
+        "sandbox",
+        mode="bypassPermissions",
+    ),
     "glob-abs": Case("Glob", {"pattern": "/etc/*"}, "deny", "sandbox"),
     "grep-outside": Case("Grep", {"pattern": "x", "path": "{OUT}"}, "deny", "sandbox"),
     "redirect-outside": bash("echo hi > {OUT}/f.txt", "deny", "sandbox", mode="bypassPermissions"),
@@ -204,8 +223,9 @@ CASES = {
     "tilde-write": bash("touch ~/.bashrc", "deny", "sandbox", mode="bypassPermissions"),
     "home-var": bash("cat $HOME/.ssh/id_rsa", "deny", "sandbox"),
     "tee-out": bash("echo x | tee {OUT}/log", "deny", "sandbox", allow=("Bash",)),
-    "sandbox-beats-allow": Case("Read", {"file_path": "/etc/hosts"}, "deny", "sandbox",
-                                allow=("Read",)),
+    "sandbox-beats-allow": Case(
+        "Read", {"file_path": "/etc/hosts"}, "deny", "sandbox", allow=("Read",)
+    ),
     # Modes and the read-only shell set.
     "ls": bash("ls -la src", "allow", "mode"),
     "git-read": bash("git status && git diff && git log --oneline | head -5", "allow", "mode"),
@@ -222,30 +242,61 @@ CASES = {
     "devnull-is-fine": bash("grep -r foo src 2>/dev/null", "allow", "mode"),
     "plan-ls": bash("ls", "allow", "mode", mode="plan"),
     "plan-npm": bash("npm install", "deny", "mode", mode="plan"),
-    "plan-edit": Case("Edit", {"file_path": "src/a.py", "old_string": "1", "new_string": "2"},
-                      "deny", "mode", mode="plan"),
-    "plan-allow-rule-not-enough": Case("Write", {"file_path": "src/b.py", "content": ""},
-                                       "deny", "mode", mode="plan", allow=("Edit",)),
+    "plan-edit": Case(
+        "Edit",
+        {"file_path": "src/a.py", "old_string": "1", "new_string": "2"},
+        "deny",
+        "mode",
+        mode="plan",
+    ),
+    "plan-allow-rule-not-enough": Case(
+        "Write",
+        {"file_path": "src/b.py", "content": ""},
+        "deny",
+        "mode",
+        mode="plan",
+        allow=("Edit",),
+    ),
     "plan-exit": Case("ExitPlanMode", {"plan": "1. do it"}, "allow", "mode", mode="plan"),
-    "default-edit": Case("Edit", {"file_path": "src/a.py", "old_string": "1", "new_string": "2"},
-                         "ask", "mode"),
-    "accept-edit": Case("Edit", {"file_path": "inner/a.py", "old_string": "1",
-                                 "new_string": "2"}, "allow", "mode", mode="acceptEdits"),
+    "default-edit": Case(
+        "Edit", {"file_path": "src/a.py", "old_string": "1", "new_string": "2"}, "ask", "mode"
+    ),
+    "accept-edit": Case(
+        "Edit",
+        {"file_path": "inner/a.py", "old_string": "1", "new_string": "2"},
+        "allow",
+        "mode",
+        mode="acceptEdits",
+    ),
     "accept-bash": bash("npm test", "ask", "mode", mode="acceptEdits"),
     "bypass-bash": bash("npm publish", "allow", "mode", mode="bypassPermissions"),
     # Protected paths ask in every mode.
-    "protected-git-redirect": bash("echo x > .git/hooks/pre-commit", "ask", "mode",
-                                   mode="bypassPermissions"),
-    "protected-mewcode": Case("Write", {"file_path": ".mewcode/settings.local.yaml",
-                                        "content": "x"}, "ask", "mode", mode="acceptEdits"),
-    "protected-bashrc": Case("Write", {"file_path": ".bashrc", "content": "x"}, "ask", "mode",
-                             mode="bypassPermissions"),
-    "protected-rm-git": bash("rm -rf .git", "ask", "mode", mode="bypassPermissions",
-                             allow=("Bash(rm:*)",)),
-    "protected-generic-allow": Case("Write", {"file_path": ".mcp.json", "content": "{}"},
-                                    "ask", "mode", allow=("Edit",)),
-    "protected-named-allow": Case("Write", {"file_path": ".mcp.json", "content": "{}"},
-                                  "allow", "rules", allow=("Edit(.mcp.json)",)),
+    "protected-git-redirect": bash(
+        "echo x > .git/hooks/pre-commit", "ask", "mode", mode="bypassPermissions"
+    ),
+    "protected-mewcode": Case(
+        "Write",
+        {"file_path": ".mewcode/settings.local.yaml", "content": "x"},
+        "ask",
+        "mode",
+        mode="acceptEdits",
+    ),
+    "protected-bashrc": Case(
+        "Write", {"file_path": ".bashrc", "content": "x"}, "ask", "mode", mode="bypassPermissions"
+    ),
+    "protected-rm-git": bash(
+        "rm -rf .git", "ask", "mode", mode="bypassPermissions", allow=("Bash(rm:*)",)
+    ),
+    "protected-generic-allow": Case(
+        "Write", {"file_path": ".mcp.json", "content": "{}"}, "ask", "mode", allow=("Edit",)
+    ),
+    "protected-named-allow": Case(
+        "Write",
+        {"file_path": ".mcp.json", "content": "{}"},
+        "allow",
+        "rules",
+        allow=("Edit(.mcp.json)",),
+    ),
     # Uncertain commands ask, whatever the mode or rules say.
     "var-as-command": bash("$CMD --force", "ask", "mode", mode="bypassPermissions"),
     "eval-var": bash('eval "$SCRIPT"', "ask", "mode", allow=("Bash",)),
@@ -258,74 +309,129 @@ CASES = {
     # Rules: prefixes, boundaries, compound commands, deny precedence.
     "prefix-allow": bash("npm run test -- -x", "allow", "rules", allow=("Bash(npm run test:*)",)),
     "prefix-boundary": bash("npm run testing", "ask", "mode", allow=("Bash(npm run test:*)",)),
-    "prefix-chained": bash("npm run test && curl https://example.com -o x", "ask", "mode",
-                           allow=("Bash(npm run test:*)",)),
-    "prefix-chained-readonly": bash("npm run test && ls", "allow", "mode",
-                                    allow=("Bash(npm run test:*)",)),
+    "prefix-chained": bash(
+        "npm run test && curl https://example.com -o x",
+        "ask",
+        "mode",
+        allow=("Bash(npm run test:*)",),
+    ),
+    "prefix-chained-readonly": bash(
+        "npm run test && ls", "allow", "mode", allow=("Bash(npm run test:*)",)
+    ),
     "space-star-boundary": bash("lsof -i", "ask", "mode", allow=("Bash(ls *)",)),
     "no-boundary": bash("lsof -i", "allow", "rules", allow=("Bash(ls*)",)),
     "exact-no-wildcard": bash("make test VERBOSE=1", "ask", "mode", allow=("Bash(make test)",)),
     "exact-match": bash("make test", "allow", "rules", allow=("Bash(make test)",)),
-    "every-part-allowed": bash("make build && make test", "allow", "rules",
-                               allow=("Bash(make build:*)", "Bash(make test:*)")),
-    "deny-beats-allow": bash("rm -rf build", "deny", "rules", allow=("Bash",),
-                             deny=("Bash(rm:*)",)),
-    "deny-sees-through-sudo": bash("sudo rm notes.txt", "deny", "rules", deny=("Bash(rm:*)",),
-                                   mode="bypassPermissions"),
+    "every-part-allowed": bash(
+        "make build && make test",
+        "allow",
+        "rules",
+        allow=("Bash(make build:*)", "Bash(make test:*)"),
+    ),
+    "deny-beats-allow": bash(
+        "rm -rf build", "deny", "rules", allow=("Bash",), deny=("Bash(rm:*)",)
+    ),
+    "deny-sees-through-sudo": bash(
+        "sudo rm notes.txt", "deny", "rules", deny=("Bash(rm:*)",), mode="bypassPermissions"
+    ),
     "deny-sees-abs-path": bash("/bin/rm notes.txt", "deny", "rules", deny=("Bash(rm:*)",)),
-    "deny-in-second-part": bash("ls && git push --force", "deny", "rules",
-                                allow=("Bash",), deny=("Bash(git push:*)",)),
+    "deny-in-second-part": bash(
+        "ls && git push --force", "deny", "rules", allow=("Bash",), deny=("Bash(git push:*)",)
+    ),
     "deny-in-subshell": bash("echo $(git push)", "deny", "rules", deny=("Bash(git push:*)",)),
     "ask-rule": bash("git push", "ask", "rules", ask=("Bash(git push:*)",), allow=("Bash",)),
-    "wrapper-stripped": bash("timeout 60 nice -n 5 npm test", "allow", "rules",
-                             allow=("Bash(npm test:*)",)),
-    "safe-assignment-stripped": bash("CI=1 npm test", "allow", "rules",
-                                     allow=("Bash(npm test:*)",)),
-    "unsafe-assignment-kept": bash("PATH=/tmp/evil npm test", "ask", "mode",
-                                   allow=("Bash(npm test:*)",)),
-    "substituted-assignment-kept": bash("X=$(id) npm test", "ask", "mode",
-                                        allow=("Bash(npm test:*)",)),
-    "sudo-not-stripped-for-allow": bash("sudo npm test", "ask", "mode",
-                                        allow=("Bash(npm test:*)",)),
-    "bash-c-literal": bash("bash -c 'npm test'", "allow", "rules",
-                           allow=("Bash(npm test:*)",)),
-    "redirect-needs-edit-rule": bash("npm test > out.log", "ask", "mode",
-                                     allow=("Bash(npm test:*)",)),
-    "redirect-with-edit-rule": bash("npm test > out.log", "allow", "rules",
-                                    allow=("Bash(npm test:*)", "Edit(out.log)")),
-    "redirect-denied-edit": bash("echo x > src/a.py", "deny", "rules", deny=("Edit(src/**)",),
-                                 mode="bypassPermissions"),
+    "wrapper-stripped": bash(
+        "timeout 60 nice -n 5 npm test", "allow", "rules", allow=("Bash(npm test:*)",)
+    ),
+    "safe-assignment-stripped": bash(
+        "CI=1 npm test", "allow", "rules", allow=("Bash(npm test:*)",)
+    ),
+    "unsafe-assignment-kept": bash(
+        "PATH=/tmp/evil npm test", "ask", "mode", allow=("Bash(npm test:*)",)
+    ),
+    "substituted-assignment-kept": bash(
+        "X=$(id) npm test", "ask", "mode", allow=("Bash(npm test:*)",)
+    ),
+    "sudo-not-stripped-for-allow": bash(
+        "sudo npm test", "ask", "mode", allow=("Bash(npm test:*)",)
+    ),
+    "bash-c-literal": bash("bash -c 'npm test'", "allow", "rules", allow=("Bash(npm test:*)",)),
+    "redirect-needs-edit-rule": bash(
+        "npm test > out.log", "ask", "mode", allow=("Bash(npm test:*)",)
+    ),
+    "redirect-with-edit-rule": bash(
+        "npm test > out.log", "allow", "rules", allow=("Bash(npm test:*)", "Edit(out.log)")
+    ),
+    "redirect-denied-edit": bash(
+        "echo x > src/a.py", "deny", "rules", deny=("Edit(src/**)",), mode="bypassPermissions"
+    ),
     "read-rule-deny-cat": bash("cat src/a.py", "deny", "rules", deny=("Read(src/**)",)),
-    "read-rule-gitignore": Case("Read", {"file_path": "src/a.py"}, "deny", "rules",
-                                deny=("Read(*.py)",)),
-    "edit-covers-write": Case("Write", {"file_path": "docs/x.md", "content": ""}, "allow",
-                              "rules", allow=("Edit(docs/*.md)",)),
-    "edit-rule-other-dir": Case("Write", {"file_path": "src/x.md", "content": ""}, "ask",
-                                "mode", allow=("Edit(docs/*.md)",)),
-    "allow-via-symlink-resolves": Case("Edit", {"file_path": "inner/a.py", "old_string": "1",
-                                                "new_string": "2"}, "allow", "rules",
-                                       allow=("Edit(src/**)",)),
+    "read-rule-gitignore": Case(
+        "Read", {"file_path": "src/a.py"}, "deny", "rules", deny=("Read(*.py)",)
+    ),
+    "edit-covers-write": Case(
+        "Write",
+        {"file_path": "docs/x.md", "content": ""},
+        "allow",
+        "rules",
+        allow=("Edit(docs/*.md)",),
+    ),
+    "edit-rule-other-dir": Case(
+        "Write", {"file_path": "src/x.md", "content": ""}, "ask", "mode", allow=("Edit(docs/*.md)",)
+    ),
+    "allow-via-symlink-resolves": Case(
+        "Edit",
+        {"file_path": "inner/a.py", "old_string": "1", "new_string": "2"},
+        "allow",
+        "rules",
+        allow=("Edit(src/**)",),
+    ),
     # MCP rules match the full mcp__server__tool name.
-    "mcp-server-rule": Case("mcp__github__create_issue", {"title": "x"}, "allow", "rules",
-                            allow=("mcp__github",)),
-    "mcp-server-star": Case("mcp__github__create_issue", {}, "allow", "rules",
-                            allow=("mcp__github__*",)),
-    "mcp-exact": Case("mcp__github__create_issue", {}, "allow", "rules",
-                      allow=("mcp__github__create_issue",)),
-    "mcp-exact-other-tool": Case("mcp__github__delete_repo", {}, "ask", "mode",
-                                 allow=("mcp__github__create_issue",)),
+    "mcp-server-rule": Case(
+        "mcp__github__create_issue", {"title": "x"}, "allow", "rules", allow=("mcp__github",)
+    ),
+    "mcp-server-star": Case(
+        "mcp__github__create_issue", {}, "allow", "rules", allow=("mcp__github__*",)
+    ),
+    "mcp-exact": Case(
+        "mcp__github__create_issue", {}, "allow", "rules", allow=("mcp__github__create_issue",)
+    ),
+    "mcp-exact-other-tool": Case(
+        "mcp__github__delete_repo", {}, "ask", "mode", allow=("mcp__github__create_issue",)
+    ),
     "mcp-prefix-server": Case("mcp__githubx__t", {}, "ask", "mode", allow=("mcp__github",)),
-    "mcp-deny": Case("mcp__github__delete_repo", {}, "deny", "rules", allow=("mcp__github",),
-                     deny=("mcp__github__delete_repo",)),
+    "mcp-deny": Case(
+        "mcp__github__delete_repo",
+        {},
+        "deny",
+        "rules",
+        allow=("mcp__github",),
+        deny=("mcp__github__delete_repo",),
+    ),
     "mcp-bypass-still-asks": Case("mcp__db__drop", {}, "ask", "mode", mode="bypassPermissions"),
     "mcp-read-only-hint": Case("mcp__db__query", {}, "allow", "mode", read_only=True),
     # WebFetch domains (the host and its subdomains).
-    "web-deny-subdomain": Case("WebFetch", {"url": "https://api.evil.com/x", "prompt": "p"},
-                               "deny", "rules", deny=("WebFetch(domain:evil.com)",)),
-    "web-userinfo-trick": Case("WebFetch", {"url": "https://good.com@evil.com/", "prompt": "p"},
-                               "deny", "rules", deny=("WebFetch(domain:evil.com)",)),
-    "web-lookalike": Case("WebFetch", {"url": "https://notevil.com/", "prompt": "p"}, "allow",
-                          "mode", deny=("WebFetch(domain:evil.com)",)),
+    "web-deny-subdomain": Case(
+        "WebFetch",
+        {"url": "https://api.evil.com/x", "prompt": "p"},
+        "deny",
+        "rules",
+        deny=("WebFetch(domain:evil.com)",),
+    ),
+    "web-userinfo-trick": Case(
+        "WebFetch",
+        {"url": "https://good.com@evil.com/", "prompt": "p"},
+        "deny",
+        "rules",
+        deny=("WebFetch(domain:evil.com)",),
+    ),
+    "web-lookalike": Case(
+        "WebFetch",
+        {"url": "https://notevil.com/", "prompt": "p"},
+        "allow",
+        "mode",
+        deny=("WebFetch(domain:evil.com)",),
+    ),
 }
 
 
