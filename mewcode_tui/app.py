@@ -16,7 +16,8 @@ from mewcode_tui.session_start import TuiOptions
 class MewCodeApp(App[int]):
     """A terminal coding agent. ``provider``/``opener`` are injected by tests."""
 
-    CSS_PATH = "app.tcss"
+    # The main screen is the default screen, whose own CSS_PATH Textual does not load.
+    CSS_PATH = ["app.tcss", "screens/main.tcss"]
     TITLE = "MewCode"
     COMMANDS = App.COMMANDS | {MewCodeCommands}
 

@@ -47,7 +47,6 @@ RuntimeOpener = Callable[[TuiOptions, Any], Awaitable[Any]]
 class MainScreen(Screen):
     """The conversation."""
 
-    CSS_PATH = "main.tcss"
     BINDINGS = [
         Binding("escape", "cancel_turn", "Cancel turn"),
         Binding("shift+tab", "cycle_mode", "Mode", priority=True),
