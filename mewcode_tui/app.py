@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from textual.app import App
@@ -12,12 +13,15 @@ from mewcode_tui.palette import MewCodeCommands
 from mewcode_tui.screens.main import MainScreen, RuntimeOpener
 from mewcode_tui.session_start import TuiOptions
 
+_HERE = Path(__file__).parent
+
 
 class MewCodeApp(App[int]):
     """A terminal coding agent. ``provider``/``opener`` are injected by tests."""
 
     # The main screen is the default screen, whose own CSS_PATH Textual does not load.
-    CSS_PATH = ["app.tcss", "screens/main.tcss"]
+    # Absolute, so subclasses defined elsewhere (tests, benches) find the files.
+    CSS_PATH = [_HERE / "app.tcss", _HERE / "screens" / "main.tcss"]
     TITLE = "MewCode"
     COMMANDS = App.COMMANDS | {MewCodeCommands}
 
