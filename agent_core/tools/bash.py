@@ -26,15 +26,10 @@ Outcome = Literal["exited", "timed_out", "cancelled"]
 
 class BashParams(msgspec.Struct, forbid_unknown_fields=True):
     command: Annotated[str, msgspec.Meta(min_length=1, description="The command to execute")]
-    timeout: (
-        Annotated[
-            int,
-            msgspec.Meta(
-                ge=1, le=MAX_TIMEOUT_MS, description="Optional timeout in milliseconds (max 600000)"
-            ),
-        ]
-        | None
-    ) = None
+    timeout: Annotated[
+        Annotated[int, msgspec.Meta(ge=1, le=MAX_TIMEOUT_MS)] | None,
+        msgspec.Meta(description="Optional timeout in milliseconds (max 600000)"),
+    ] = None
     description: Annotated[
         str | None,
         msgspec.Meta(
