@@ -9,6 +9,7 @@ written back with the file's own line ending and BOM.
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,9 +66,20 @@ def load_text(path: Path, label: str) -> TextFile | None:
 
 
 def write_text(path: Path, file: TextFile, text: str) -> None:
-    """Write new content atomically (parents created) in the file's own style."""
+    """Write new content atomically (parents created) in the file's own style.
+
+    A symlink is written through (the link stays a link) and an existing
+    file keeps its permission bits, so an edited script stays executable.
+    """
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
     try:
-        atomic_write_bytes(path, file.encode(text))
+        mode = stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        mode = None
+    try:
+        atomic_write_bytes(target, file.encode(text))
+        if mode is not None:
+            os.chmod(target, mode)
     except OSError as exc:
         raise ToolError(f"cannot write {path}: {exc.strerror or exc}") from None
 

@@ -144,3 +144,9 @@ async def test_bad_input_is_an_error(ctx: ToolContext) -> None:
         validate_input(BashParams, {"command": "ls", "timeout": 600_001})
     with pytest.raises(ToolError, match="command is empty"):
         await bash(ctx, "   ")
+
+
+async def test_deleted_working_directory_is_a_clear_error(ctx: ToolContext) -> None:
+    ctx.cwd = ctx.cwd / "gone"
+    with pytest.raises(ToolError, match="working directory .*gone does not exist"):
+        await bash(ctx, "ls")

@@ -103,3 +103,20 @@ async def test_preview_diff_without_writing(ctx: ToolContext) -> None:
     diff = await WriteTool().preview(args, ctx)
     assert diff is not None and "+hi" in diff
     assert not (ctx.cwd / "n.txt").exists()
+
+
+async def test_executable_bit_and_symlinks_survive_a_write(ctx: ToolContext) -> None:
+    script = ctx.cwd / "run.sh"
+    script.write_text("#!/bin/sh\necho hi\n")
+    script.chmod(0o755)
+    seen(ctx, script)
+    await write(ctx, "run.sh", "#!/bin/sh\necho bye\n")
+    assert script.stat().st_mode & 0o777 == 0o755
+    real = ctx.cwd / "real.txt"
+    real.write_text("old\n")
+    link = ctx.cwd / "link.txt"
+    link.symlink_to(real)
+    seen(ctx, link)
+    await write(ctx, "link.txt", "new\n")
+    assert link.is_symlink()
+    assert real.read_text() == "new\n"
