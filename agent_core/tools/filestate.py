@@ -85,13 +85,10 @@ def write_text(path: Path, file: TextFile, text: str) -> None:
 
 
 def _stamp_keys(path: Path) -> list[str]:
-    # Read records the path as given (resolved against cwd); also accept the
-    # symlink-free spelling so "./a/../b.py" and "b.py" find the same stamp.
-    keys = [str(path)]
+    # Read records the symlink-free absolute path; the path as given is also
+    # accepted so a stamp recorded either way is found.
     real = os.path.realpath(path)
-    if real != keys[0]:
-        keys.append(real)
-    return keys
+    return [real] if real == str(path) else [real, str(path)]
 
 
 def check_fresh(ctx: ToolContext, path: Path) -> None:
@@ -111,8 +108,8 @@ def record_stamp(ctx: ToolContext, path: Path) -> None:
     """Remember the file as the agent last saw it (after a successful write)."""
     st = path.stat()
     stamp = FileStamp(mtime_ns=st.st_mtime_ns, size=st.st_size)
-    keys = [k for k in _stamp_keys(path) if k in ctx.file_stamps] or [str(path)]
-    for key in keys:
+    keys = _stamp_keys(path)
+    for key in [keys[0], *(k for k in keys[1:] if k in ctx.file_stamps)]:
         ctx.file_stamps[key] = stamp
 
 

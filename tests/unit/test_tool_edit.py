@@ -207,3 +207,15 @@ async def test_multiedit_preview_and_validation(ctx: ToolContext) -> None:
         validate_input(MultiEditParams, {"file_path": "m.py", "edits": []})
     with pytest.raises(ToolError, match="unknown field"):
         validate_input(MultiEditParams, {"file_path": "m.py", "edits": [{"old": "x"}]})
+
+
+async def test_read_tool_stamp_unlocks_edit_through_any_spelling(ctx: ToolContext) -> None:
+    from agent_core.tools.read import ReadParams, ReadTool
+
+    (ctx.cwd / "sub").mkdir()
+    path = make(ctx, "a.txt", "alpha\n", read=False)
+    (ctx.cwd / "linkdir").symlink_to(ctx.cwd)
+    await ReadTool().run(validate_input(ReadParams, {"file_path": "sub/../a.txt"}), ctx)
+    await edit(ctx, file_path="linkdir/a.txt", old_string="alpha", new_string="beta")
+    await edit(ctx, file_path=str(path), old_string="beta", new_string="gamma")
+    assert path.read_text() == "gamma\n"
