@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 from agent_core.permissions.file_args import file_targets
 from agent_core.permissions.paths import ResolvedPath, expand_home, resolve
 from agent_core.permissions.readonly import is_read_only
-from agent_core.permissions.shell import ParsedCommand, SimpleCommand
+from agent_core.permissions.shell_model import ParsedCommand, SimpleCommand
 from agent_core.permissions.shell_wrappers import Word
 
 READ_FAMILY = frozenset({"Read", "Glob", "Grep", "LS", "NotebookRead"})

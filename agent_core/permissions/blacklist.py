@@ -6,7 +6,7 @@ import posixpath
 import re
 from typing import NamedTuple
 
-from agent_core.permissions.shell import ParsedCommand, SimpleCommand
+from agent_core.permissions.shell_model import ParsedCommand, SimpleCommand
 from agent_core.permissions.shell_wrappers import SHELLS, Word, basename
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from agent_core.permissions.shell import SimpleCommand
+from agent_core.permissions.shell_model import SimpleCommand
 from agent_core.permissions.shell_wrappers import Word
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agent_core.permissions.shell import SimpleCommand
+from agent_core.permissions.shell_model import SimpleCommand
 
 READ_ONLY_PROGRAMS = frozenset({
     "ls", "cat", "head", "tail", "wc", "grep", "rg", "find", "stat", "diff", "pwd", "echo",

@@ -8,14 +8,15 @@ the engine asks a human instead of allowing.
 
 from __future__ import annotations
 
-import posixpath
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import msgspec
-
+from agent_core.permissions.shell_flow import literal_output, next_cwd, reads_program_from_stdin
+from agent_core.permissions.shell_model import ParsedCommand, Redirect, SimpleCommand
 from agent_core.permissions.shell_text import (
     HEREDOC_MARK,
+    HereDoc,
     fallback_tokens,
     hidden_character,
     prepare_heredocs,
@@ -24,51 +25,19 @@ from agent_core.permissions.shell_text import (
 )
 from agent_core.permissions.shell_wrappers import Assignment, Word, unwrap
 
+__all__ = ["ParsedCommand", "Redirect", "SimpleCommand", "parse_command"]
+
 MAX_DEPTH = 6  # nested bash -c / eval / $(...) levels before giving up
 MAX_LENGTH = 100_000
-
-
-class SimpleCommand(msgspec.Struct, frozen=True):
-    """One command as it runs: ``argv`` with wrappers stripped, ``words`` as rules see it."""
-
-    argv: tuple[Word, ...]
-    words: tuple[Word, ...]
-    cwd: str = ""  # "" is the project root, "?" unknown, else the path an earlier `cd` gave
-    upstream: tuple[str, ...] = ()  # programs piped into this one
-    substituted: tuple[str, ...] = ()  # programs whose output is spliced into its words
-    text: str = ""
-
-    @property
-    def name(self) -> str:
-        return self.argv[0].text if self.argv else ""
-
-
-class Redirect(msgspec.Struct, frozen=True):
-    """A redirect with a file target (fd duplications and here-documents are left out)."""
-
-    op: str
-    target: Word
-    cwd: str = ""
-    write: bool = True
-
-
-class ParsedCommand(msgspec.Struct):
-    """Everything a command line would run, and why the reading may be uncertain."""
-
-    commands: list[SimpleCommand] = []
-    redirects: list[Redirect] = []
-    texts: list[str] = []  # every text parsed, nested -c/eval strings included
-    uncertain: list[str] = []  # empty when the parse is certain
-
-    @property
-    def certain(self) -> bool:
-        return not self.uncertain
+_BRACE_LIST = re.compile(r"^([^{}'\"\\$`]*)\{([^{}'\"\\$`]*,[^{}'\"\\$`]*)\}([^{}'\"\\$`]*)$")
 
 
 @dataclass
 class _Ctx:
     cwd: str = ""
     upstream: tuple[str, ...] = ()
+    stdin: str | None = None  # literal text fed to this part (echo ... |, here-document)
+    heredocs: tuple[HereDoc, ...] = ()  # bodies cut out of the text being walked
 
 
 @dataclass
@@ -77,6 +46,7 @@ class _State:
     redirects: list[Redirect] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
     uncertain: list[str] = field(default_factory=list)
+    last_stdout: str | None = None  # what the last simple command prints, when known
 
     def doubt(self, reason: str) -> None:
         if reason not in self.uncertain:
@@ -122,8 +92,9 @@ def _parse_text(text: str, state: _State, ctx: _Ctx, depth: int) -> None:
         state.doubt("a here-document could not be read with certainty")
         _fallback(text, state, ctx, depth)
         return
+    walk_ctx = replace(ctx, heredocs=tuple(prepared.heredocs)) if prepared.heredocs else ctx
     for tree in trees:
-        _walk(tree, prepared.text, state, ctx, depth)
+        _walk(tree, prepared.text, state, walk_ctx, depth)
 
 
 def _children(node: Any) -> list[Any]:
@@ -159,10 +130,15 @@ def _walk(node: Any, src: str, state: _State, ctx: _Ctx, depth: int) -> list[str
             names += _walk(part, src, state, ctx, depth)
     elif kind == "pipeline":
         upstream = list(ctx.upstream)
+        stdin = ctx.stdin
         for part in node.parts:
             if part.kind in ("pipe", "reservedword"):
                 continue
-            got = _walk(part, src, state, replace(ctx, upstream=tuple(upstream)), depth)
+            before = len(state.commands)
+            inner = replace(ctx, upstream=tuple(upstream), stdin=stdin)
+            got = _walk(part, src, state, inner, depth)
+            made = state.commands[before:]
+            stdin = state.last_stdout if len(made) == 1 else None
             names += got
             upstream += got
     elif kind == "compound":
@@ -194,7 +170,8 @@ def _substitutions_in(node: Any, src: str, state: _State, ctx: _Ctx, depth: int)
     names: list[str] = []
     for part in getattr(node, "parts", None) or []:
         if part.kind in ("commandsubstitution", "processsubstitution"):
-            names += _walk(part.command, src, state, replace(ctx, upstream=()), depth)
+            inner = replace(ctx, upstream=(), stdin=None)
+            names += _walk(part.command, src, state, inner, depth)
     return names
 
 
@@ -217,6 +194,17 @@ def _word(node: Any, src: str) -> Word:
     return Word(text, _is_dynamic(node))
 
 
+def _words(node: Any, src: str) -> list[Word]:
+    """One word, or the words an unquoted brace list expands to (``{rm,-rf,x}``)."""
+    word = _word(node, src)
+    raw = src[node.pos[0] : node.pos[1]]
+    match = _BRACE_LIST.match(raw)
+    if word.dynamic or not match:
+        return [word]
+    head, items, tail = match.groups()
+    return [Word(head + item + tail) for item in items.split(",")]
+
+
 def _redirect(node: Any, src: str, state: _State, ctx: _Ctx, depth: int) -> list[str]:
     out = node.output
     if not hasattr(out, "kind"):
@@ -231,10 +219,25 @@ def _redirect(node: Any, src: str, state: _State, ctx: _Ctx, depth: int) -> list
     return names
 
 
+def _fed_text(node: Any, src: str, ctx: _Ctx) -> str | None:
+    """The literal text a here-document or here-string feeds to the command's stdin."""
+    out = node.output
+    if node.type in ("<<", "<<-") and getattr(out, "word", "").startswith(HEREDOC_MARK):
+        index = int(out.word[len(HEREDOC_MARK) :])
+        return ctx.heredocs[index].body if index < len(ctx.heredocs) else None
+    if node.type == "<<<" and hasattr(out, "kind") and not _is_dynamic(out):
+        return _word(out, src).text
+    return None
+
+
 def _command(node: Any, src: str, state: _State, ctx: _Ctx, depth: int) -> list[str]:
     assignments: list[Assignment] = []
     words: list[Word] = []
     spliced: list[str] = []
+    stdin = ctx.stdin
+    for part in node.parts:
+        if part.kind == "redirect" and (fed := _fed_text(part, src, ctx)) is not None:
+            stdin = fed
     for part in node.parts:
         if part.kind == "assignment" and not words:
             raw = src[part.pos[0] : part.pos[1]]
@@ -244,12 +247,12 @@ def _command(node: Any, src: str, state: _State, ctx: _Ctx, depth: int) -> list[
             assignments.append(Assignment(name, plain, _is_dynamic(part)))
             spliced += _substitutions_in(part, src, state, ctx, depth)
         elif part.kind in ("word", "assignment"):
-            words.append(_word(part, src))
+            words.extend(_words(part, src))
             spliced += _substitutions_in(part, src, state, ctx, depth)
         elif part.kind == "redirect":
             spliced += _redirect(part, src, state, ctx, depth)
     text = src[node.pos[0] : node.pos[1]]
-    return _emit(assignments, words, spliced, state, ctx, depth, text)
+    return _emit(assignments, words, spliced, state, ctx, depth, text, stdin)
 
 
 def _emit(
@@ -260,6 +263,7 @@ def _emit(
     ctx: _Ctx,
     depth: int,
     text: str,
+    stdin: str | None = None,
 ) -> list[str]:
     """Record one simple command (and what it runs in turn); returns the program names."""
     if not words:
@@ -286,29 +290,14 @@ def _emit(
             )
         )
         names.insert(0, found.argv[0].text)
+    if stdin and reads_program_from_stdin(found.argv):
+        before = len(state.commands)
+        _parse_text(stdin, state, replace(ctx, upstream=(), stdin=None), depth + 1)
+        names += [c.name for c in state.commands[before:]]
     if found.argv:
-        _track_cd(found.argv, ctx)
+        ctx.cwd = next_cwd(found.argv, ctx.cwd)
+    state.last_stdout = literal_output(found.argv, stdin)
     return names
-
-
-def _track_cd(argv: list[Word], ctx: _Ctx) -> None:
-    """Follow ``cd`` so later parts of a chain know their directory."""
-    name = argv[0].text
-    if name == "popd":
-        ctx.cwd = "?"
-    if name not in ("cd", "pushd"):
-        return
-    args = [w for w in argv[1:] if not (w.text.startswith("-") and w.text != "-")]
-    if not args:
-        ctx.cwd = "~"
-        return
-    target = args[0]
-    if target.dynamic or target.text == "-":
-        ctx.cwd = "?"
-    elif target.text.startswith(("/", "~")):
-        ctx.cwd = posixpath.normpath(target.text)
-    elif ctx.cwd != "?":
-        ctx.cwd = posixpath.normpath(posixpath.join(ctx.cwd or ".", target.text))
 
 
 _SEPARATOR_CHARS = frozenset(";&|()\n")
@@ -331,12 +320,18 @@ def _fallback(text: str, state: _State, ctx: _Ctx, depth: int) -> None:
         state.doubt("a here-document could not be read with certainty")
     part: list[str] = []
     upstream: list[str] = list(ctx.upstream)
+    stdin = ctx.stdin
     for token in [*tokens, ";"]:
         if token and set(token) <= _SEPARATOR_CHARS:
             if "(" in token or ")" in token:
                 state.doubt("subshell or case syntax the parser could not read")
-            names = _fallback_part(part, state, replace(ctx, upstream=tuple(upstream)), depth)
-            upstream = upstream + names if token.strip() in ("|", "|&") else list(ctx.upstream)
+            before = len(state.commands)
+            inner = replace(ctx, upstream=tuple(upstream), stdin=stdin)
+            names = _fallback_part(part, state, inner, depth)
+            made = state.commands[before:]
+            piped = token.strip() in ("|", "|&")
+            upstream = upstream + names if piped else list(ctx.upstream)
+            stdin = state.last_stdout if piped and len(made) == 1 else None
             part = []
         else:
             part.append(token)
@@ -366,4 +361,4 @@ def _fallback_part(tokens: list[str], state: _State, ctx: _Ctx, depth: int) -> l
         else:
             words.append(Word(token, "$" in token or "`" in token))
         i += 1
-    return _emit(assignments, words, [], state, ctx, depth, " ".join(tokens))
+    return _emit(assignments, words, [], state, ctx, depth, " ".join(tokens), ctx.stdin)

@@ -250,7 +250,7 @@ def unwrap(assignments: list[Assignment], words: list[Word], depth: int = 0) -> 
         state.uncertain.append(f"a variable is used as a command: {view[0].text}")
     elif view:
         name = basename(view[0].text)
-        if name == "" or (name not in ("[", "[[") and any(c in name for c in "*?[{")):
+        if name == "" or (name not in ("[", "[[") and any(c in view[0].text for c in "*?[{}")):
             state.uncertain.append(f"the command name is a pattern: {view[0].text}")
         nested: Word | None = None
         if name in SHELLS:

@@ -134,6 +134,20 @@ BLACKLIST = [
     "echo $((1+1)) && rm -rf /",
     "time rm -rf /",
     "python3 -c 'print(1)' && rm -rf ~/",
+    "{rm,-rf,/}",
+    "rm -rf -- /",
+    "rm -rf //",
+    "rm -rf /tmp/../",
+    "rm -rf ~/..",
+    "cd && rm -rf *",
+    "(cd / && rm -rf *)",
+    "echo 'rm -rf /' | bash",
+    "printf '%s\\n' 'rm -rf ~' | sh",
+    "bash <<'EOF'\nrm -rf /\nEOF",
+    "cat <<'EOF' | sh\nrm -rf ~\nEOF",
+    "sh <<< 'rm -rf /'",
+    "cp /dev/zero /dev/sdb",
+    "> /dev/sda",
 ]
 
 

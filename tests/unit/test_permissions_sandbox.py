@@ -129,6 +129,7 @@ def test_case_detection_on_a_case_sensitive_filesystem(project: Path) -> None:
         "cd /etc && cat passwd",
         "cat < /etc/passwd",
         "touch -r /etc/passwd x",
+        "cat {notes,/etc/passwd}",
     ],
 )
 def test_clear_file_arguments_of_bash_commands_are_confined(
@@ -153,7 +154,7 @@ def test_non_path_arguments_are_not_sandboxed(project: Path, home: Path, command
 
 
 def test_unresolvable_paths_are_not_auto_allowed(project: Path, home: Path) -> None:
-    for command in ('cd "$DIR" && cat x', "cat {/etc/passwd,notes}", "cat $FILE"):
+    for command in ('cd "$DIR" && cat x', "cat {/etc/passwd,$X}", "cat $FILE"):
         verdict = verdict_for(project, home, "Bash", mode="default", command=command)
         assert verdict.decision == "ask", (command, verdict)
 

@@ -221,3 +221,29 @@ def test_empty_and_comment_only_commands_run_nothing() -> None:
         parsed = parse_command(command)
         assert parsed.commands == []
         assert parsed.certain
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo 'make test' | bash",
+        "printf 'make test' | sh -s",
+        "bash <<'EOF'\nmake test\nEOF",
+        "sh <<< 'make test'",
+        "cat <<EOF | bash\nmake test\nEOF",
+    ],
+)
+def test_programs_fed_to_a_shell_on_stdin_are_parsed(command: str) -> None:
+    assert ["make", "test"] in programs(command)
+
+
+def test_text_fed_to_a_script_or_interpreter_is_not_parsed_as_commands() -> None:
+    assert ["make", "test"] not in programs("echo 'make test' | bash script.sh")
+    assert ["make", "test"] not in programs("echo 'make test' | python3")
+    assert ["make", "test"] not in programs("echo 'make test' | bash -c 'cat'")
+
+
+def test_unquoted_brace_lists_expand_and_quoted_ones_do_not() -> None:
+    assert programs("{ls,-la}") == [["ls", "-la"]]
+    assert programs("echo x{a,b}y") == [["echo", "xay", "xby"]]
+    assert programs("echo '{a,b}'") == [["echo", "{a,b}"]]
