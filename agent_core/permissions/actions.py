@@ -174,8 +174,11 @@ def tool_actions(
         return file_tool_actions(tool, data, read_only, kind, scope)
     if kind == "web":
         url = data.get("url")
-        host = web_host(url) if isinstance(url, str) else ""
-        return [Action(tool, f"fetch {url}", read_only=read_only, host=host)]
+        url = url if isinstance(url, str) else ""
+        if urlsplit(url.strip()).scheme.lower() == "file":  # a local read in disguise
+            local = resolve(urlsplit(url.strip()).path or "/", scope.root, scope.home, scope.roots)
+            return [Action(tool, f"fetch {url}", reads=(local,), read_only=read_only)]
+        return [Action(tool, f"fetch {url}", read_only=read_only, host=web_host(url))]
     field = _SUBJECT_FIELDS.get(tool)
     subject = data.get(field) if field else None
     return [

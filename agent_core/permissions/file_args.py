@@ -25,7 +25,7 @@ def _fs(*names: str) -> frozenset[str]:
     return frozenset(names)
 
 
-_PATTERN_GIVEN = _fs("-e", "-f", "--regexp", "--file")
+_PATTERN_GIVEN = _fs("-e", "-f", "--regexp", "--file", "--files")
 
 SPECS: dict[str, ArgSpec] = {
     "rm": ArgSpec("all"),

@@ -19,7 +19,8 @@ _WRITING_OPTIONS = {
     "tree": frozenset({"-o"}),
     "file": frozenset({"-C", "--compile"}),
 }
-_GIT_WRITING = frozenset({"--output", "--ext-diff", "-o"})
+# --no-index compares arbitrary files, inside the project or not.
+_GIT_WRITING = frozenset({"--output", "--ext-diff", "-o", "--no-index"})
 _BRANCH_CHANGING = frozenset({
     "--delete", "--move", "--copy", "--force", "--set-upstream-to", "--unset-upstream",
     "--edit-description", "--track", "--no-track", "--create-reflog",

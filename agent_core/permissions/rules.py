@@ -164,7 +164,21 @@ def _bash_texts(action: Action, permissive: bool) -> list[str]:
         if words:
             words[first] = Word(basename(words[first].text), words[first].dynamic)
         texts += [command_text(words), command_text(cmd.argv)]
+        if cmd.name == "git":
+            texts.append(command_text(_without_git_globals(list(cmd.argv))))
     return texts
+
+
+_GIT_GLOBAL_VALUES = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
+                                "--exec-path", "--config-env"})  # fmt: skip
+
+
+def _without_git_globals(argv: list[Word]) -> list[Word]:
+    """``git -C x -c k=v --no-pager push`` -> ``git push``, so deny rules still see the push."""
+    i = 1
+    while i < len(argv) and argv[i].text.startswith("-"):
+        i += 2 if argv[i].text in _GIT_GLOBAL_VALUES else 1
+    return [argv[0], *argv[i:]]
 
 
 def rule_matches(rule: ParsedRule, action: Action, kind: str, scope: RuleScope) -> bool:

@@ -41,8 +41,13 @@ def literal_output(argv: list[Word], stdin: str | None = None) -> str | None:
     return "\n".join(args).replace("\\n", "\n")
 
 
+_STDIN_FILES = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+
+
 def reads_program_from_stdin(argv: list[Word]) -> bool:
-    """True for a shell that takes its script from stdin (``bash``, ``sh -s``, ``bash -``)."""
+    """True for a shell that takes its script from stdin (``bash``, ``sh -s``, ``. /dev/stdin``)."""
+    if argv and argv[0].text in (".", "source"):
+        return len(argv) > 1 and argv[1].text in _STDIN_FILES
     if not argv or argv[0].text not in SHELLS:
         return False
     skip_value = False
@@ -50,7 +55,7 @@ def reads_program_from_stdin(argv: list[Word]) -> bool:
         text = word.text
         if skip_value:
             skip_value = False
-        elif text in ("-", "-s") or (text.startswith("-") and not text.startswith("--")
+        elif text == "-s" or (text.startswith("-") and not text.startswith("--")
                                      and "s" in text[1:]):  # fmt: skip
             return True
         elif text in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
@@ -59,5 +64,5 @@ def reads_program_from_stdin(argv: list[Word]) -> bool:
             if not text.startswith("--") and "c" in text[1:]:
                 return False
         else:
-            return False  # a script file
+            return text in _STDIN_FILES  # otherwise a script file
     return True

@@ -83,7 +83,27 @@ _WRAPPERS: dict[str, tuple[OptionSpec, bool]] = {
         "--type", "--command-timeout", "--other-user"),
         not_a_wrapper=_fs("-e", "--edit", "-l", "--list", "-v", "--validate", "-k", "-K")), False),
     "doas": (OptionSpec("uC"), False),
+    # Launchers that run the rest of the line as a command (never stripped for rules).
+    "strace": (OptionSpec("eopsuEIaSPX"), False),
+    "ltrace": (OptionSpec("eopsuEnaAl"), False),
+    "valgrind": (OptionSpec(), False),
+    "unbuffer": (OptionSpec(), False),
+    "torsocks": (OptionSpec("aPuwd"), False),
+    "proxychains": (OptionSpec("f"), False),
+    "proxychains4": (OptionSpec("f"), False),
+    "firejail": (OptionSpec(), False),
+    "caffeinate": (OptionSpec("tw"), False),
+    "systemd-run": (OptionSpec("pEMuHr", _fs("--unit", "--property", "--setenv", "--uid",
+                                              "--gid", "--slice", "--working-directory")), False),
+    "chroot": (OptionSpec(long_values=_fs("--userspec", "--groups"), fixed_positionals=1), False),
+    "taskset": (OptionSpec(fixed_positionals=1, not_a_wrapper=_fs("-p", "--pid")), False),
+    "chrt": (OptionSpec("T", fixed_positionals=1, not_a_wrapper=_fs("-p", "--pid")), False),
+    "setarch": (OptionSpec(fixed_positionals=1), False),
+    "flock": (OptionSpec("wE", _fs("--timeout", "--conflict-exit-code"), fixed_positionals=1,
+                         not_a_wrapper=_fs("-c", "--command")), False),
 }  # fmt: skip
+# Programs that run a string through a shell: `watch 'cmd'`, `su -c 'cmd'`.
+_STRING_RUNNERS = frozenset({"su", "runuser", "sg", "flock", "script"})
 
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish"})
 _SHELL_VALUE_OPTS = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file"})
@@ -216,6 +236,28 @@ def _find_exec_argvs(args: list[Word]) -> list[list[Word]]:
     return found
 
 
+def _option_value(args: list[Word], names: tuple[str, ...]) -> Word | None:
+    """The value of ``-c CMD`` / ``--command=CMD`` style options."""
+    for i, word in enumerate(args):
+        if word.text in names and i + 1 < len(args):
+            return args[i + 1]
+        for name in names:
+            if name.startswith("--") and word.text.startswith(name + "="):
+                return Word(word.text[len(name) + 1 :], word.dynamic)
+    return None
+
+
+def _watch_text(args: list[Word]) -> Word | None:
+    """``watch -n 1 cmd args``: the shell string watch runs."""
+    i = 0
+    while i < len(args) and args[i].text.startswith("-"):
+        i += 2 if args[i].text in ("-n", "--interval") else 1
+    rest = args[i:]
+    if not rest or any(w.text in ("-x", "--exec") for w in args[:i]):
+        return None
+    return Word(" ".join(w.text for w in rest), any(w.dynamic for w in rest))
+
+
 def unwrap(assignments: list[Assignment], words: list[Word], depth: int = 0) -> Unwrapped:
     """Strip assignments and wrappers; find nested shells, eval strings and find -exec."""
     state = _Pass()
@@ -259,11 +301,15 @@ def unwrap(assignments: list[Assignment], words: list[Word], depth: int = 0) -> 
             nested = Word(" ".join(w.text for w in view[1:]), any(w.dynamic for w in view[1:]))
         elif name == "find":
             nested_argvs = _find_exec_argvs(view[1:])
+        elif name == "watch":
+            nested = _watch_text(view[1:])
+        elif name in _STRING_RUNNERS:
+            nested = _option_value(view[1:], ("-c", "--command"))
         if nested is not None:
             state.nested_texts.append((nested.text, not nested.dynamic))
             if nested.dynamic:
                 state.uncertain.append(f"{name} runs a computed string: {nested.text}")
-            keeps_outer = nested.dynamic or rule_words is not view
+            keeps_outer = nested.dynamic or rule_words is not view or name in _STRING_RUNNERS
     argv = [Word(basename(view[0].text), view[0].dynamic), *view[1:]] if view else []
     return Unwrapped(
         argv, rule_words, state.nested_texts, nested_argvs, state.uncertain, keeps_outer

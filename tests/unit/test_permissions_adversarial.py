@@ -148,6 +148,11 @@ BLACKLIST = [
     "sh <<< 'rm -rf /'",
     "cp /dev/zero /dev/sdb",
     "> /dev/sda",
+    "strace -f -o trace.log rm -rf /",
+    "watch -n 1 'rm -rf ~'",
+    "su -c 'rm -rf /' root",
+    ". /dev/stdin <<< 'rm -rf /'",
+    "flock /tmp/lock rm -rf /",
 ]
 
 
@@ -351,6 +356,18 @@ CASES = {
     "deny-sees-abs-path": bash("/bin/rm notes.txt", "deny", "rules", deny=("Bash(rm:*)",)),
     "deny-in-second-part": bash(
         "ls && git push --force", "deny", "rules", allow=("Bash",), deny=("Bash(git push:*)",)
+    ),
+    "deny-through-git-globals": bash(
+        "git -c user.name=x --no-pager push origin",
+        "deny",
+        "rules",
+        deny=("Bash(git push:*)",),
+        allow=("Bash",),
+    ),
+    "rg-files-outside": bash("rg --files /etc", "deny", "sandbox"),
+    "git-no-index": bash("git diff --no-index /etc/passwd notes.txt", "ask", "mode"),
+    "webfetch-file-url": Case(
+        "WebFetch", {"url": "file:///etc/passwd", "prompt": "p"}, "deny", "sandbox"
     ),
     "deny-in-subshell": bash("echo $(git push)", "deny", "rules", deny=("Bash(git push:*)",)),
     "ask-rule": bash("git push", "ask", "rules", ask=("Bash(git push:*)",), allow=("Bash",)),
