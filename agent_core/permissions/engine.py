@@ -57,13 +57,6 @@ def scope_of(policy: PermissionPolicy) -> Scope:
     return Scope(roots[0], policy.home, roots)
 
 
-def call_actions(request: PermissionRequest, scope: Scope) -> list[Action]:
-    """The actions a call performs (Bash: one per command and per redirect)."""
-    if request.tool == "Bash" or request.kind == "bash":
-        return bash_actions(parse_command(_command(request)), scope)
-    return tool_actions(request.tool, request.input, request.read_only, request.kind, scope)
-
-
 def _command(request: PermissionRequest) -> str:
     command = request.input.get("command", "")
     return command if isinstance(command, str) else ""
@@ -138,7 +131,8 @@ def _rules_then_mode(
 def suggest_rules(request: PermissionRequest, policy: PermissionPolicy) -> list[str]:
     """The exact "always allow" rules for a call: one per command part or edited path."""
     scope = scope_of(policy)
-    uncertain = False
     if request.tool == "Bash" or request.kind == "bash":
-        uncertain = not parse_command(_command(request)).certain
-    return suggestions(call_actions(request, scope), scope.root, uncertain)
+        parsed = parse_command(_command(request))
+        return suggestions(bash_actions(parsed, scope), scope.root, not parsed.certain)
+    actions = tool_actions(request.tool, request.input, request.read_only, request.kind, scope)
+    return suggestions(actions, scope.root, False)

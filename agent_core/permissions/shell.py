@@ -339,7 +339,7 @@ def _fallback(text: str, state: _State, ctx: _Ctx, depth: int) -> None:
 
 def _fallback_part(tokens: list[str], state: _State, ctx: _Ctx, depth: int) -> list[str]:
     i = 0
-    while i < len(tokens) and tokens[i] in (_KEYWORDS | {"!"}):
+    while i < len(tokens) and (tokens[i] in _KEYWORDS or tokens[i] == "!"):
         if tokens[i] != "!":
             state.doubt(f"shell syntax the parser could not read ({tokens[i]})")
         i += 1

@@ -258,7 +258,7 @@ def _watch_text(args: list[Word]) -> Word | None:
     return Word(" ".join(w.text for w in rest), any(w.dynamic for w in rest))
 
 
-def unwrap(assignments: list[Assignment], words: list[Word], depth: int = 0) -> Unwrapped:
+def unwrap(assignments: list[Assignment], words: list[Word]) -> Unwrapped:
     """Strip assignments and wrappers; find nested shells, eval strings and find -exec."""
     state = _Pass()
     rule_prefix = [
