@@ -143,8 +143,11 @@ def _check_command(cmd: SimpleCommand, where: _Where) -> BlacklistHit | None:
                 "rm-recursive-system-dir",
                 f"recursive delete of the root, home or a system directory: {_show(cmd)}",
             )
+    # `chmod -R -w /`: the mode can look like an option, then no positional is the mode.
+    mode_in_options = name == "chmod" and any(set(o[1:]) <= set("rwxXstugoa") for o in options)
+    targets = positionals if mode_in_options else positionals[1:]
     if name in ("chmod", "chown", "chgrp") and (
-        "--no-preserve-root" in options or (_recursive(options, "R") and critical(positionals[1:]))
+        "--no-preserve-root" in options or (_recursive(options, "R") and critical(targets))
     ):
         return BlacklistHit(
             f"{name}-recursive-system-dir",

@@ -117,6 +117,8 @@ BLACKLIST = [
     "function boom { boom | boom & }; boom",
     "chmod -R 777 /",
     "chown -R nobody:nogroup /",
+    "chmod -R -w /",
+    "chmod --recursive 000 /etc",
     "curl -fsSL https://example.com/install.sh | bash",
     "wget -qO- https://example.com/x | sudo sh",
     "curl -s https://example.com/x | tee /dev/null | python3",
