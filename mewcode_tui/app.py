@@ -9,11 +9,17 @@ from typing import Any
 
 from textual.app import App
 
-from mewcode_tui.palette import MewCodeCommands
 from mewcode_tui.screens.main import MainScreen, RuntimeOpener
 from mewcode_tui.session_start import TuiOptions
 
 _HERE = Path(__file__).parent
+
+
+def _palette_commands() -> type:
+    # Imported when the palette first opens, not before the first frame.
+    from mewcode_tui.palette import MewCodeCommands
+
+    return MewCodeCommands
 
 
 class MewCodeApp(App[int]):
@@ -23,7 +29,7 @@ class MewCodeApp(App[int]):
     # Absolute, so subclasses defined elsewhere (tests, benches) find the files.
     CSS_PATH = [_HERE / "app.tcss", _HERE / "screens" / "main.tcss"]
     TITLE = "MewCode"
-    COMMANDS = App.COMMANDS | {MewCodeCommands}
+    COMMANDS = App.COMMANDS | {_palette_commands}
 
     def __init__(
         self,
@@ -36,6 +42,12 @@ class MewCodeApp(App[int]):
         super().__init__()
         self.options = options
         self._main = MainScreen(options, provider=provider, opener=opener, clock=clock)
+        # Choosing the theme before anything is styled spares a full restyle
+        # before the first frame.
+        from mewcode_tui.themes import load_themes, restore_theme
+
+        self._theme_warnings = load_themes(self, options.paths)
+        restore_theme(self, options.paths)
 
     @property
     def main_screen(self) -> MainScreen:
@@ -46,9 +58,5 @@ class MewCodeApp(App[int]):
         return self._main
 
     def on_mount(self) -> None:
-        from mewcode_tui.themes import load_themes, restore_theme
-
-        warnings = load_themes(self, self.options.paths)
-        restore_theme(self, self.options.paths)
-        for warning in warnings:
+        for warning in self._theme_warnings:
             self._main.call_after_refresh(self._main.say, warning, "warning")

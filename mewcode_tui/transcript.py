@@ -9,16 +9,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from agent_core.messages import (
-    Message,
-    TextBlock,
-    ThinkingBlock,
-    ToolResultBlock,
-    ToolUseBlock,
-    result_text,
-)
+if TYPE_CHECKING:
+    from agent_core.messages import Message
 
 PREVIEW_CHARS = 4_000
 PREVIEW_LINES = 60
@@ -196,6 +190,14 @@ class Transcript:
 
 def transcript_from_history(history: list[Message]) -> Transcript:
     """Rebuild a transcript from saved messages (resume): text, thinking and tool rounds."""
+    from agent_core.messages import (
+        TextBlock,
+        ThinkingBlock,
+        ToolResultBlock,
+        ToolUseBlock,
+        result_text,
+    )
+
     transcript = Transcript()
     for message in history:
         if message.role == "user":

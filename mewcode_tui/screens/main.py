@@ -11,7 +11,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from textual import work
 from textual.app import ComposeResult
@@ -19,12 +19,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer
 
-from agent_core.channel import RendezvousChannel
 from agent_core.errors import MewCodeError
-from agent_core.events import ApprovalReply, ApprovalRequested, TurnCompleted
-from mewcode_tui.commands import build_registry
-from mewcode_tui.completion import CompletionQuery, FileIndex, rank_commands, rank_paths
-from mewcode_tui.presenter import TurnPresenter
 from mewcode_tui.session_start import (
     TuiOptions,
     build_provider,
@@ -37,6 +32,14 @@ from mewcode_tui.widgets.completion_menu import CompletionMenu
 from mewcode_tui.widgets.prompt_input import PromptInput
 from mewcode_tui.widgets.status_bar import StatusBar, short_path
 from mewcode_tui.widgets.tool_call_view import ToolCallLine
+
+if TYPE_CHECKING:
+    from agent_core.events import ApprovalRequested
+    from mewcode_tui.completion import CompletionQuery, FileIndex
+    from mewcode_tui.presenter import TurnPresenter
+
+# The channel, events, presenter and completion modules are imported when first
+# needed: none of them is needed for the first frame (SPEC §22).
 
 log = logging.getLogger("mewcode.tui")
 
@@ -73,13 +76,39 @@ class MainScreen(Screen):
         self.runtime: Any = None
         self.mode = options.mode
         self.transcript = Transcript()
-        self.registry = build_registry(options.paths)
-        self.files = FileIndex(options.cwd)
+        self._registry: Any = None
+        self._files: FileIndex | None = None
+        self._presenter: TurnPresenter | None = None
         self.pending: list[str] = []  # prompts waiting for the runtime or the running turn
         self.turn_active = False
         self._turn_task: asyncio.Task | None = None
         self._turn_started: float | None = None
         self._env: dict[str, str] | None = None  # the environment with a key from setup
+
+    @property
+    def presenter(self) -> TurnPresenter:
+        if self._presenter is None:
+            from mewcode_tui.presenter import TurnPresenter
+
+            self._presenter = TurnPresenter(self, self.transcript, self.chat, self.status)
+        return self._presenter
+
+    @property
+    def files(self) -> FileIndex:
+        if self._files is None:
+            from mewcode_tui.completion import FileIndex
+
+            self._files = FileIndex(self.options.cwd)
+        return self._files
+
+    @property
+    def registry(self) -> Any:
+        """The slash commands (built on first use: it reads custom command files)."""
+        if self._registry is None:
+            from mewcode_tui.commands import build_registry
+
+            self._registry = build_registry(self.paths)
+        return self._registry
 
     def compose(self) -> ComposeResult:
         menu = CompletionMenu(id="completion")
@@ -87,14 +116,12 @@ class MainScreen(Screen):
         yield menu
         yield PromptInput(menu, id="prompt")
         yield StatusBar(id="status")
-        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.chat = self.query_one(ChatLog)
         self.prompt = self.query_one(PromptInput)
         self.menu = self.query_one(CompletionMenu)
         self.status = self.query_one(StatusBar)
-        self.presenter = TurnPresenter(self, self.transcript, self.chat, self.status)
         self.status.cwd = short_path(self.options.cwd)
         self.status.mode = self.mode
         self.status.model = self.options.model or ""
@@ -103,8 +130,13 @@ class MainScreen(Screen):
         self.set_interval(1.0, self._tick)
         if self.options.prompt:
             self.pending.append(self.options.prompt)
-        # First frame first: the provider (and its SDK import) comes after it.
+        # First frame first: the key footer, the provider and its SDK import come after it.
+        self.call_after_refresh(self._mount_footer)
         self.call_after_refresh(self.begin)
+
+    async def _mount_footer(self) -> None:
+        await self.mount(Footer(compact=True))
+        self.refresh_bindings()  # a late footer missed the first bindings update
 
     def begin(self) -> None:
         """Ask for a provider on first run, else start the session."""
@@ -252,6 +284,8 @@ class MainScreen(Screen):
 
             screen = ApprovalScreen(event)
 
+        from agent_core.events import ApprovalReply
+
         def answered(reply: ApprovalReply | None) -> None:
             reply = reply or ApprovalReply("deny")
             if event.ticket is not None:
@@ -264,6 +298,9 @@ class MainScreen(Screen):
     @work(group="turn")
     async def run_turn(self, prompt: str) -> None:
         """Run one turn, consuming its events one at a time."""
+        from agent_core.channel import RendezvousChannel
+        from agent_core.events import TurnCompleted
+
         self.turn_active = True
         channel: RendezvousChannel = RendezvousChannel()
         task = asyncio.create_task(self.runtime.run_turn(prompt, channel))
@@ -342,12 +379,16 @@ class MainScreen(Screen):
         if query is None:
             self.menu.hide()
         elif query.trigger == "/":
+            from mewcode_tui.completion import rank_commands
+
             self.menu.show(query, rank_commands(query.fragment, self.registry.choices()))
         else:
             self.complete_files(query)
 
     @work(thread=True, exclusive=True, group="file-completion")
     def complete_files(self, query: CompletionQuery) -> None:
+        from mewcode_tui.completion import rank_paths
+
         candidates = rank_paths(query.fragment, self.files.files())
         self.app.call_from_thread(self._show_file_candidates, query, candidates)
 

@@ -22,22 +22,24 @@ from mewcode_tui.transcript import (
     Transcript,
     UserEntry,
 )
-from mewcode_tui.widgets.message_view import (
-    AssistantMessageView,
-    NoticeView,
-    ThinkingView,
-    TodoView,
-    UserMessageView,
-)
 from mewcode_tui.widgets.tool_call_view import ToolCallLine, ToolRoundView
 
 
 def view_for_entry(entry: Entry) -> Widget:
     """A fresh widget showing ``entry``."""
+    from mewcode_tui.widgets.message_view import (
+        NoticeView,
+        ThinkingView,
+        TodoView,
+        UserMessageView,
+    )
+
     match entry:
         case UserEntry():
             return UserMessageView(entry)
         case AssistantEntry():
+            from mewcode_tui.widgets.assistant_view import AssistantMessageView
+
             return AssistantMessageView(entry)
         case ThinkingEntry():
             return ThinkingView(entry)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from mewcode_tui.completion import Candidate, CompletionQuery
+if TYPE_CHECKING:
+    from mewcode_tui.completion import Candidate, CompletionQuery
 
 
 class CompletionMenu(OptionList, can_focus=False):

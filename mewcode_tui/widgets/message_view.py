@@ -1,14 +1,13 @@
-"""Chat entries other than tool calls: user, assistant (streamed Markdown), thinking, notices."""
+"""Chat entries other than tool calls and assistant text: user, thinking, notices, to-dos."""
 
 from __future__ import annotations
 
 from rich.text import Text
 from textual.binding import Binding
 from textual.reactive import var
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
 from mewcode_tui.transcript import (
-    AssistantEntry,
     NoticeEntry,
     ThinkingEntry,
     TodoEntry,
@@ -22,30 +21,6 @@ class UserMessageView(Static):
     def __init__(self, entry: UserEntry) -> None:
         super().__init__(Text(entry.text), markup=False)
         self.entry = entry
-
-
-class AssistantMessageView(Markdown):
-    """Assistant Markdown; new text streams in through one ``MarkdownStream``."""
-
-    def __init__(self, entry: AssistantEntry) -> None:
-        super().__init__(entry.text)
-        self.entry = entry
-        self._stream = None
-
-    async def write(self, fragment: str) -> None:
-        """Append a streamed fragment (never re-renders the whole text)."""
-        if self._stream is None:
-            self._stream = Markdown.get_stream(self)
-        await self._stream.write(fragment)
-
-    async def finish(self) -> None:
-        """Flush pending fragments and stop the stream."""
-        if self._stream is not None:
-            stream, self._stream = self._stream, None
-            await stream.stop()
-
-    async def on_unmount(self) -> None:
-        await self.finish()
 
 
 class ThinkingView(Static, can_focus=True):

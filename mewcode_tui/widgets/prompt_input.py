@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import events
 from textual.message import Message
 from textual.widgets import TextArea
 
-from mewcode_tui.completion import Candidate, CompletionQuery, find_query
-from mewcode_tui.widgets.completion_menu import CompletionMenu
+if TYPE_CHECKING:
+    from mewcode_tui.completion import Candidate, CompletionQuery
+    from mewcode_tui.widgets.completion_menu import CompletionMenu
 
 NEWLINE_KEYS = ("shift+enter", "ctrl+j")
 
@@ -126,6 +129,8 @@ class PromptInput(TextArea):
     # --- completion ------------------------------------------------------
 
     def current_query(self) -> CompletionQuery | None:
+        from mewcode_tui.completion import find_query
+
         row, column = self.cursor_location
         return find_query(self.document.get_line(row), column, first_line=row == 0)
 

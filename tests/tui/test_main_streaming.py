@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 
 from agent_core import events as ev
-from mewcode_tui.widgets.message_view import AssistantMessageView, UserMessageView
+from mewcode_tui.widgets.assistant_view import AssistantMessageView
+from mewcode_tui.widgets.message_view import UserMessageView
 from tests.tui.conftest import wait_until
 from tests.tui.fakes import FakeRuntime, plain_answer
 
