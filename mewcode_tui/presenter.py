@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from agent_core import events as ev
+from mewcode_tui.answer_stream import AnswerStream
 from mewcode_tui.transcript import (
     AssistantEntry,
     NoticeEntry,
@@ -48,8 +49,12 @@ class TurnPresenter:
         self._streamed = False  # did the current message arrive as deltas?
         self._todo: TodoEntry | None = None
         self._error_shown = False  # the loop sends Error, then TurnCompleted(error)
+        self.answer = AnswerStream(transcript, log)
 
     async def apply(self, event: ev.Event) -> None:
+        if not isinstance(event, ev.MessageDelta):
+            # Buffered text (and a flush already under way) comes before what follows.
+            await self.answer.flush()
         handler = getattr(self, "on_" + type(event).__name__, None)
         if handler is not None:
             await handler(event)
@@ -67,14 +72,7 @@ class TurnPresenter:
 
     async def on_MessageDelta(self, event: ev.MessageDelta) -> None:
         self._streamed = True
-        entry, new = self.transcript.open_assistant()
-        entry.chunks.append(event.text)
-        if new:
-            await self.log.append(entry)
-            return
-        view = self.log.view(entry)
-        if view is not None:
-            await view.write(event.text)  # type: ignore[attr-defined]
+        self.answer.add(event.text)
 
     async def on_ThinkingDelta(self, event: ev.ThinkingDelta) -> None:
         self._streamed = True
@@ -106,6 +104,7 @@ class TurnPresenter:
                 await self.log.append(self.transcript.add(AssistantEntry([text], done=True)))
         await self._finish_streams()
         self._streamed = False
+        self.answer.reset()
         self.transcript.end_round()
 
     # --- tool calls -------------------------------------------------------

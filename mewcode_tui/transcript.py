@@ -8,6 +8,7 @@ bounded preview, so a 10 MB result costs a few kilobytes here.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -84,6 +85,7 @@ class UserEntry:
 class AssistantEntry:
     chunks: list[str] = field(default_factory=list)
     done: bool = False
+    continued: bool = False  # a later segment of one long streamed answer
 
     @property
     def text(self) -> str:
@@ -186,6 +188,32 @@ class Transcript:
 
     def all_calls(self) -> list[ToolCallRecord]:
         return list(self.calls.values())
+
+
+SEGMENT_CHARS = 2_000
+_FENCE = re.compile(r"^ {0,3}(```|~~~)", re.MULTILINE)
+
+
+def segment_cut(text: str, delta: str, limit: int = SEGMENT_CHARS) -> int | None:
+    """Where in ``delta`` a long streamed answer may start a new segment, if anywhere.
+
+    A cut goes right after a blank line, outside any code fence, and not before
+    an indented line (which would turn into a code block on its own). Cutting
+    long answers keeps each streaming Markdown widget, and its re-layout, small.
+    """
+    if len(text) + len(delta) < limit:
+        return None
+    search_from = max(0, limit - len(text) - 2)  # segments are at least ``limit`` long
+    while True:
+        at = delta.find("\n\n", search_from)
+        if at < 0:
+            return None
+        cut = at + 2
+        following = delta[cut : cut + 1]
+        head = text + delta[:cut]
+        if following not in (" ", "\t", "\n") and len(_FENCE.findall(head)) % 2 == 0:
+            return cut
+        search_from = at + 1
 
 
 def transcript_from_history(history: list[Message]) -> Transcript:

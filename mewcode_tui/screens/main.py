@@ -8,6 +8,7 @@ than one event ahead of what the screen has shown.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -202,6 +203,10 @@ class MainScreen(Screen):
             )
         for problem in [*runtime.settings_problems, *runtime.load_warnings]:
             self.say(problem, "warning")
+        # The session, its history and the app live until exit: keep them out of
+        # the collector's full passes, whose pauses grow with a big transcript.
+        gc.collect()
+        gc.freeze()
         self._next_turn()
 
     def refresh_status(self) -> None:

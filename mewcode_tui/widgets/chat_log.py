@@ -38,9 +38,15 @@ def view_for_entry(entry: Entry) -> Widget:
         case UserEntry():
             return UserMessageView(entry)
         case AssistantEntry():
-            from mewcode_tui.widgets.assistant_view import AssistantMessageView
+            from mewcode_tui.widgets import assistant_view
 
-            return AssistantMessageView(entry)
+            view = (
+                assistant_view.AssistantTextView(entry)  # one widget, not one per block
+                if entry.done
+                else assistant_view.AssistantMessageView(entry)
+            )
+            view.set_class(entry.continued, "-continued")
+            return view
         case ThinkingEntry():
             return ThinkingView(entry)
         case ToolRoundEntry():
@@ -56,7 +62,7 @@ class ChatLog(VerticalScroll, can_focus=False):
     """The scrolling transcript, windowed so the widget count stays bounded."""
 
     def __init__(
-        self, transcript: Transcript, *, window: int = 50, batch: int = 20, id: str | None = None
+        self, transcript: Transcript, *, window: int = 30, batch: int = 15, id: str | None = None
     ) -> None:
         super().__init__(id=id)
         self.transcript = transcript
@@ -110,6 +116,15 @@ class ChatLog(VerticalScroll, can_focus=False):
         if self.at_bottom or self.is_anchored:
             self._prune()
         return widget
+
+    async def remount(self, entry: Entry) -> None:
+        """Replace an entry's view with a fresh one (e.g. a finished answer, compacted)."""
+        old = self._views.get(id(entry))
+        if old is None:
+            return
+        new = self._make(entry)
+        await self.mount(new, before=old)
+        await old.remove()
 
     def _prune(self) -> None:
         """Unmount the oldest views beyond the window (only while following the bottom)."""

@@ -68,3 +68,27 @@ async def test_scrolled_up_view_does_not_jump(make_app, project):
         await wait_until(pilot, lambda: len(runtime.prompts) == 2 and not screen.turn_active)
         await pilot.pause(0.1)
         assert chat.at_bottom
+
+
+async def test_long_fast_answer_arrives_whole_in_compact_segments(make_app, project):
+    from bench.bench_tui import markdown_answer
+    from mewcode_tui.transcript import AssistantEntry
+    from mewcode_tui.widgets.assistant_view import AssistantTextView
+
+    text = markdown_answer(60_000)
+    runtime = FakeRuntime(project, [plain_answer(text, chunk=64)])
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.main_screen
+        await wait_until(pilot, lambda: screen.runtime is not None)
+        await pilot.press(*"long", "enter")
+        await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active, timeout=30)
+        segments = [e for e in screen.transcript.entries if isinstance(e, AssistantEntry)]
+        assert "".join(s.text for s in segments) == text
+        assert len(segments) > 1
+        # Each segment boundary is a blank line outside code fences.
+        for segment in segments[:-1]:
+            assert segment.text.endswith("\n\n") and segment.text.count("```") % 2 == 0
+        # Finished segments are one widget each; the widget count stays small.
+        assert screen.query(AssistantTextView)
+        assert len(list(screen.chat.walk_children())) < 300

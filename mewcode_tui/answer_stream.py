@@ -1,0 +1,103 @@
+"""Streamed answer text: buffered, written in batches, cut into segments.
+
+Deltas go to a buffer that is flushed into the chat at most every
+``FLUSH_SECONDS`` (and before any other event), so a fast stream costs a few
+Markdown appends per second instead of one per chunk. A long answer is cut
+into segments at safe blank lines: the finished ones become one compact
+widget each, and only the last one streams through a ``MarkdownStream``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from mewcode_tui.transcript import SEGMENT_CHARS, AssistantEntry, Transcript, segment_cut
+
+if TYPE_CHECKING:
+    from mewcode_tui.widgets.chat_log import ChatLog
+
+FLUSH_SECONDS = 0.1
+
+
+def split_segments(segment_text: str, text: str, limit: int = SEGMENT_CHARS) -> list[str]:
+    """``text`` as pieces: all but the last end a segment (the first continues ``segment_text``)."""
+    pieces: list[str] = []
+    current = segment_text
+    while True:
+        cut = segment_cut(current, text, limit)
+        if cut is None:
+            pieces.append(text)
+            return pieces
+        pieces.append(text[:cut])
+        text, current = text[cut:], ""
+
+
+class AnswerStream:
+    """Feeds assistant text deltas to the transcript and the chat log."""
+
+    def __init__(self, transcript: Transcript, log: ChatLog) -> None:
+        self.transcript = transcript
+        self.log = log
+        self._pending: list[str] = []
+        self._timer = None
+        self._lock = asyncio.Lock()
+        self._segment_chars = 0  # size of the open segment
+
+    @property
+    def pending(self) -> bool:
+        return bool(self._pending)
+
+    def add(self, text: str) -> None:
+        """Buffer a delta; a flush is scheduled if none is."""
+        self._pending.append(text)
+        if self._timer is None:
+            self._timer = self.log.set_timer(FLUSH_SECONDS, self.flush)
+
+    async def flush(self) -> None:
+        """Write everything buffered (in order) into the chat."""
+        async with self._lock:
+            if self._timer is not None:
+                self._timer.stop()
+                self._timer = None
+            if not self._pending:
+                return
+            text = "".join(self._pending)
+            self._pending.clear()
+            await self._show(text)
+
+    async def _show(self, text: str) -> None:
+        entry, new = self.transcript.open_assistant()
+        if new:
+            self._segment_chars = 0
+        near_limit = self._segment_chars + len(text) >= SEGMENT_CHARS
+        head = entry.text if near_limit and not new else " " * self._segment_chars
+        pieces = split_segments(head, text)
+        if len(pieces) > 3:
+            # Fallen behind a fast stream: whole segments that arrive together become
+            # one compact entry (one widget), only the tail streams live.
+            pieces = [pieces[0], "".join(pieces[1:-1]), pieces[-1]]
+        for index, piece in enumerate(pieces):
+            last = index == len(pieces) - 1
+            if index > 0:
+                entry, new = self.transcript.add(AssistantEntry(continued=True)), True
+                self._segment_chars = 0
+            entry.chunks.append(piece)
+            self._segment_chars += len(piece)
+            if not last:
+                entry.done = True  # a whole segment arrived in this batch or ends now
+            if new:
+                await self.log.append(entry)
+            else:
+                view = self.log.view(entry)
+                if view is not None:
+                    await view.write(piece)  # type: ignore[attr-defined]
+                    if not last:
+                        await view.finish()  # type: ignore[attr-defined]
+                        await self.log.remount(entry)
+        if entry.done:
+            self._segment_chars = 0
+
+    def reset(self) -> None:
+        """Forget the open segment's size (its message ended)."""
+        self._segment_chars = 0
