@@ -30,13 +30,22 @@ class AssistantMessageView(Markdown):
         await self._stream.write(fragment)
 
     async def finish(self) -> None:
-        """Flush pending fragments and stop the stream."""
+        """Flush pending fragments, stop the stream and settle the final layout.
+
+        Incremental parsing can leave a block mis-typed (a table whose header
+        arrived before its separator line stays a paragraph), so the finished
+        text is parsed once, whole.
+        """
         if self._stream is not None:
             stream, self._stream = self._stream, None
             await stream.stop()
+            if self.is_attached:
+                await self.update(self.entry.text)
 
     async def on_unmount(self) -> None:
-        await self.finish()
+        if self._stream is not None:
+            stream, self._stream = self._stream, None
+            await stream.stop()
 
 
 class AssistantTextView(Widget):

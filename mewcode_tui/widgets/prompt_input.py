@@ -52,7 +52,10 @@ class PromptInput(TextArea):
         key = event.key
         handled = True
         if self.menu.is_open and key in ("tab", "enter"):
+            query = self.menu.query_shown
             self.accept(self.menu.selected)
+            if key == "enter" and query is not None and query.trigger == "/":
+                self.submit()  # Enter on a command runs it; Tab completes it for arguments
         elif self.menu.is_open and key == "escape":
             self.menu.hide()
         elif key == "enter":

@@ -12,11 +12,18 @@ def approval_script(runtime: FakeRuntime, tool: str = "Edit", plan: str = ""):
     async def script(send, prompt):
         await send(ev.TurnStarted(turn_id="t", input=prompt))
         await send(tool_call("c1", tool, "a.py", file_path="a.py", plan=plan))
-        reply = await runtime.ask(send, ev.ApprovalRequested(
-            approval_id="a1", call_id="c1", tool=tool,
-            input={"file_path": "a.py", "plan": plan}, reason="edits need approval",
-            layer="mode", suggested_rules=["Edit(a.py)"],
-        ))
+        reply = await runtime.ask(
+            send,
+            ev.ApprovalRequested(
+                approval_id="a1",
+                call_id="c1",
+                tool=tool,
+                input={"file_path": "a.py", "plan": plan},
+                reason="edits need approval",
+                layer="mode",
+                suggested_rules=["Edit(a.py)"],
+            ),
+        )
         if reply.answer == "deny":
             await send(tool_result("c1", tool, f"denied: {reply.feedback}", is_error=True))
         else:

@@ -35,7 +35,9 @@ async def test_up_and_down_walk_the_history(make_app, project):
         screen = await ready(pilot, app)
         for text in ("first", "second"):
             await pilot.press(*text, "enter")
-            await wait_until(pilot, lambda: not screen.turn_active and runtime.prompts[-1] == text)
+            await wait_until(
+                pilot, lambda t=text: not screen.turn_active and runtime.prompts[-1] == t
+            )
         await pilot.press(*"draft", "up")
         assert screen.prompt.text == "second"
         await pilot.press("up")
@@ -119,7 +121,7 @@ async def test_prompt_sent_during_a_turn_waits_for_it(make_app, project):
     runtime = FakeRuntime(project, [held, plain_answer("second answer")])
     app = make_app(runtime)
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = await ready(pilot, app)
+        await ready(pilot, app)
         await pilot.press(*"one", "enter")
         await wait_until(pilot, lambda: runtime.running)
         await pilot.press(*"two", "enter")
@@ -127,3 +129,16 @@ async def test_prompt_sent_during_a_turn_waits_for_it(make_app, project):
         assert runtime.prompts == ["one"]
         gate.set()
         await wait_until(pilot, lambda: runtime.prompts == ["one", "two"])
+
+
+async def test_enter_on_a_command_completion_runs_it(make_app, project):
+    runtime = FakeRuntime(project)
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await ready(pilot, app)
+        menu = screen.query_one(CompletionMenu)
+        await pilot.press(*"/cos")
+        await wait_until(pilot, lambda: menu.is_open)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: "Cost this session" in str(screen.transcript.last))
+        assert screen.prompt.text == ""

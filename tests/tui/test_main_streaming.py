@@ -92,3 +92,33 @@ async def test_long_fast_answer_arrives_whole_in_compact_segments(make_app, proj
         # Finished segments are one widget each; the widget count stays small.
         assert screen.query(AssistantTextView)
         assert len(list(screen.chat.walk_children())) < 300
+
+
+async def test_table_split_across_flushes_renders_as_a_table(make_app, project):
+    pieces = [
+        "## Tour\n\n| What | Where |\n|--",
+        "-|---|\n| one | here |\n",
+        "| two | there |\n\nDone.\n",
+    ]
+
+    async def script(send, prompt):
+        await send(ev.TurnStarted(turn_id="t", input=prompt))
+        for piece in pieces:
+            await send(ev.MessageDelta(text=piece))
+            await asyncio.sleep(0.15)  # each piece reaches the widget on its own
+        await send(ev.AssistantMessage(content=[], usage=runtime.usage))
+
+    runtime = FakeRuntime(project, [script])
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.main_screen
+        await wait_until(pilot, lambda: screen.runtime is not None)
+        await pilot.press(*"go", "enter")
+        await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active)
+        await pilot.pause()
+        view = screen.query_one(AssistantMessageView)
+        tables = list(view.query("MarkdownTable"))
+        assert len(tables) == 1
+        table = tables[0]
+        assert [str(h) for h in table._headers] == ["What", "Where"]
+        assert len(table._rows) == 2
