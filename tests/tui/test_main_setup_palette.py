@@ -1,0 +1,55 @@
+"""First run (no provider: the setup screen comes first) and the command palette."""
+
+from __future__ import annotations
+
+from agent_core.config.settings import Settings
+from mewcode_tui.app import MewCodeApp
+from mewcode_tui.session_start import TuiOptions
+from tests.tui.conftest import wait_until
+from tests.tui.fakes import FakeRuntime
+
+
+async def test_first_run_shows_setup_then_starts_the_demo(project, paths):
+    from mewcode_tui.screens.setup import SetupScreen
+
+    options = TuiOptions(cwd=project, paths=paths, settings=Settings())
+    assert options.needs_setup
+    app = MewCodeApp(options, clock=lambda: 0.0)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, SetupScreen))
+        assert app.main_screen.runtime is None
+        await pilot.press("ctrl+d")  # the offline demo
+        screen = app.main_screen
+        await wait_until(pilot, lambda: screen.runtime is not None, timeout=10)
+        assert app.screen is screen
+        assert screen.runtime.provider.name == "demo"
+        assert screen.status.model == "demo"
+
+
+async def test_first_run_with_a_key_saves_the_provider(project, paths, monkeypatch):
+    from mewcode_tui.screens.setup import SetupChoice
+
+    options = TuiOptions(cwd=project, paths=paths, settings=Settings())
+    app = MewCodeApp(options, clock=lambda: 0.0)
+    async with app.run_test(size=(100, 34)) as pilot:
+        await wait_until(pilot, lambda: app.screen is not app.main_screen)
+        app.screen.dismiss(SetupChoice("anthropic", api_key="sk-ant-test-key"))
+        screen = app.main_screen
+        await wait_until(pilot, lambda: screen.runtime is not None, timeout=15)
+        assert screen.runtime.provider.name == "anthropic"
+        assert "provider: anthropic" in paths.user_settings.read_text()
+        assert "sk-ant-test-key" not in paths.user_settings.read_text()
+
+
+async def test_palette_lists_slash_commands_and_runs_them(make_app, project):
+    runtime = FakeRuntime(project)
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 34)) as pilot:
+        screen = app.main_screen
+        await wait_until(pilot, lambda: screen.runtime is not None)
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.2)
+        await pilot.press(*"/cost")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: "Cost this session" in str(screen.transcript.last))
