@@ -109,7 +109,16 @@ def list_project_files(root: Path, limit: int = MAX_FILES) -> list[str]:
     if rg:
         try:
             proc = subprocess.run(
-                [rg, "--files", "--hidden", "--glob", "!.git", "--sort", "path"],
+                [
+                    rg,
+                    "--files",
+                    "--hidden",
+                    "--no-require-git",
+                    "--glob",
+                    "!.git",
+                    "--sort",
+                    "path",
+                ],
                 cwd=root,
                 capture_output=True,
                 text=True,
@@ -130,7 +139,7 @@ def _walk_files(root: Path, limit: int) -> list[str]:
     lines = (
         ignore.read_text(encoding="utf-8", errors="replace").splitlines() if ignore.exists() else []
     )
-    spec = pathspec.PathSpec.from_lines("gitwildmatch", lines)
+    spec = pathspec.GitIgnoreSpec.from_lines(lines)
     found: list[str] = []
     for dirpath, dirnames, filenames in os.walk(root):
         rel_dir = os.path.relpath(dirpath, root)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from rich.text import Text
@@ -35,7 +36,7 @@ def compact_number(n: int) -> str:
 def context_bar(used: int, window: int, width: int = 10) -> tuple[str, int]:
     """A bar like '▰▰▰▱▱▱▱▱▱▱' and the percentage used."""
     percent = min(100, round(100 * used / window)) if window else 0
-    filled = min(width, round(width * percent / 100))
+    filled = min(width, math.ceil(width * percent / 100))  # any use shows
     return "▰" * filled + "▱" * (width - filled), percent
 
 
