@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 
 from agent_core.config.settings import MODES
@@ -16,7 +17,7 @@ async def clear(host: CommandHost, args: str) -> None:
     host.say("Started a new session; the old one stays on disk.")
 
 
-def model(host: CommandHost, args: str) -> None:
+async def model(host: CommandHost, args: str) -> None:
     rt = host.runtime
     if rt is None:
         host.say("Still starting: try again in a moment.", "warning")
@@ -32,10 +33,12 @@ def model(host: CommandHost, args: str) -> None:
         provider_name, model_name = prefix, rest
     else:
         provider_name, model_name = rt.provider.name, args.strip()
-    try:
-        from agent_core.llm.factory import make_provider
+    from agent_core.llm.factory import make_provider
 
-        rt.provider = make_provider(
+    try:
+        # In a thread: a vendor SDK may be imported now, which takes a moment.
+        rt.provider = await asyncio.to_thread(
+            make_provider,
             provider_name,
             model_name.strip(),
             settings=host.settings,

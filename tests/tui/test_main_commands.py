@@ -115,3 +115,17 @@ async def test_theme_switch_is_saved(make_app, project, paths):
         await run(pilot, screen, "/theme mewcode-light")
         assert app.theme == "mewcode-light"
         assert "theme: mewcode-light" in paths.user_settings.read_text()
+
+
+async def test_model_shows_and_switches_with_a_clear_error(make_app, project):
+    runtime = FakeRuntime(project)
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await start(pilot, app)
+        await run(pilot, screen, "/model")
+        assert notices(screen)[-1].startswith("Model fake-model (fake)")
+        await run(pilot, screen, "/model openai:gpt-test")
+        assert notices(screen)[-1].startswith("Cannot switch model: no API key configured")
+        await run(pilot, screen, "/model demo:demo")
+        await wait_until(pilot, lambda: runtime.provider.name == "demo")
+        assert screen.status.model == "demo"
