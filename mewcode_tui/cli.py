@@ -114,7 +114,7 @@ def _setup(args: argparse.Namespace):
 
 def headless_command(args: argparse.Namespace) -> int:
     from agent_core.llm.factory import detect_provider, make_provider
-    from agent_core.permissions.cli_rules import parse_cli_rules
+    from agent_core.permissions.cli_rules import cli_rules
 
     from agent_core.agent.runtime import Runtime, RuntimeOptions
     from mewcode_tui.headless import run_headless
@@ -135,7 +135,6 @@ def headless_command(args: argparse.Namespace) -> int:
     provider = make_provider(
         name, args.model or settings.model, settings=settings, env=os.environ, cwd=cwd
     )
-    cli_rules = parse_cli_rules(args.allowed, "allow") + parse_cli_rules(args.disallowed, "deny")
     opts = RuntimeOptions(
         cwd=cwd,
         paths=paths,
@@ -144,7 +143,7 @@ def headless_command(args: argparse.Namespace) -> int:
         mode=args.permission_mode or settings.default_mode,
         resume_id=args.resume or None,
         continue_latest=args.continue_latest,
-        cli_rules=cli_rules,
+        cli_rules=cli_rules(args.allowed, args.disallowed),
         max_iterations=args.max_turns,
     )
 
@@ -185,20 +184,23 @@ def tui_command(args: argparse.Namespace) -> int:
 
 
 def permissions_command(argv: list[str]) -> int:
-    p = argparse.ArgumentParser(prog="mewcode permissions")
-    sub = p.add_subparsers(dest="action", required=True)
-    check = sub.add_parser("check", help="dry-run the permission layers for one tool call")
-    check.add_argument("tool")
-    check.add_argument("input", help="the tool input as JSON")
-    check.add_argument("--mode", choices=MODES, default=None)
-    check.add_argument("--cwd")
-    args = p.parse_args(argv)
-    from agent_core.permissions.check import check_command
+    """`mewcode permissions check TOOL 'JSON' [--mode M] [--cwd DIR]`: a dry run, runs nothing."""
+    if not argv or argv[0] != "check":
+        return fail("usage: mewcode permissions check TOOL 'JSON INPUT' [--mode M] [--cwd DIR]", 2)
+    rest, cwd = [], None
+    args = argv[1:]
+    while args:
+        arg = args.pop(0)
+        if arg == "--cwd" and args:
+            cwd = args.pop(0)
+        elif arg.startswith("--cwd="):
+            cwd = arg.split("=", 1)[1]
+        else:
+            rest.append(arg)
+    from agent_core.permissions.check import run_check
 
-    cwd, paths, settings = _setup(args)
-    code, text = check_command(
-        args.tool, args.input, args.mode or settings.default_mode, paths, settings
-    )
+    _, paths, settings = _setup(argparse.Namespace(cwd=cwd))
+    code, text = run_check(rest, paths, settings)
     (sys.stdout if code == 0 else sys.stderr).write(text + "\n")
     return code
 

@@ -168,15 +168,10 @@ class ToolExecutor:
             content = shaped
         result = ToolResultBlock(tool_use_id=call.id, content=content, is_error=output.is_error)
         if env.audit:
-            executed = ctx.extra.get("last_exec", {}).get(call.id, {})
-            env.audit.write(
-                "exec",
-                call_id=call.id,
-                tool=call.name,
-                is_error=output.is_error,
-                duration_ms=int(duration * 1000),
-                **executed,
-            )
+            executed = {"duration_ms": int(duration * 1000),
+                        **ctx.extra.get("last_exec", {}).get(call.id, {})}
+            env.audit.write("exec", call_id=call.id, tool=call.name, is_error=output.is_error,
+                            **executed)
         return await self._finish(call, result, duration)
 
     async def _authorize(self, tool: Tool, call: ToolUseBlock, args: Any) -> ToolResultBlock | None:

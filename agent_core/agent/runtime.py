@@ -93,7 +93,7 @@ class Runtime:
     @classmethod
     async def open(cls, opts: RuntimeOptions) -> Runtime:
         """Create a new session, or resume one (``resume_id`` / ``continue_latest``)."""
-        from agent_core.session.store import latest_session_id
+        from agent_core.session.listing import latest_session_id
 
         resume_id = opts.resume_id
         if opts.continue_latest and not resume_id:
