@@ -210,20 +210,8 @@ class MainScreen(Screen):
         self._next_turn()
 
     def refresh_status(self) -> None:
-        rt = self.runtime
-        if rt is None:
-            return
-        status = self.status
-        status.model = rt.provider.model
-        status.mode = rt.mode
-        status.context_tokens = rt.context_tokens
-        status.context_window = rt.context_window
-        status.input_tokens = rt.usage.input_tokens
-        status.output_tokens = rt.usage.output_tokens
-        status.cache_read_tokens = rt.usage.cache_read_tokens
-        status.cost_usd = rt.cost_usd
-        if status.phase in ("starting", "no session"):
-            status.phase = "idle"
+        if self.runtime is not None:
+            self.status.show_runtime(self.runtime)
 
     # --- the host API for commands and the presenter -------------------------
 
@@ -303,42 +291,19 @@ class MainScreen(Screen):
     @work(group="turn")
     async def run_turn(self, prompt: str) -> None:
         """Run one turn, consuming its events one at a time."""
-        from agent_core.channel import RendezvousChannel
-        from agent_core.events import TurnCompleted
+        from mewcode_tui.turn_runner import consume_turn
 
         self.turn_active = True
-        channel: RendezvousChannel = RendezvousChannel()
-        task = asyncio.create_task(self.runtime.run_turn(prompt, channel))
-        self._turn_task = task
-        task.add_done_callback(lambda _: channel.close())
-        completed = False
         try:
-            async for event in channel:
-                try:
-                    await self.presenter.apply(event)
-                except Exception:  # a display bug must not stall the agent
-                    log.exception("presenting %s failed", type(event).__name__)
-                completed = completed or isinstance(event, TurnCompleted)
-            await asyncio.wait([task])
-            if task.cancelled() and not completed:
-                await self.presenter.apply(
-                    TurnCompleted(
-                        turn_id="",
-                        stop_reason="cancelled",
-                        final_text="",
-                        iterations=0,
-                        usage=self.runtime.usage,
-                    )
-                )
-            elif task.exception() is not None:
-                exc = task.exception()
-                log.error("turn failed", exc_info=exc)
-                self.presenter.host.turn_clock(False)
+            failure = await consume_turn(
+                self.runtime, prompt, self.presenter, lambda task: setattr(self, "_turn_task", task)
+            )
+            if failure is not None:
+                log.error("turn failed", exc_info=failure)
+                self.turn_clock(False)
                 self.status.phase = "idle"
-                self.say(f"The turn failed: {exc}", "error")
+                self.say(f"The turn failed: {failure}", "error")
         finally:
-            if not task.done():
-                task.cancel()
             self._turn_task = None
             self.turn_active = False
             self.refresh_status()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 from rich.text import Text
 from textual.reactive import reactive
@@ -85,6 +86,19 @@ class StatusBar(Widget):
     cost_usd: reactive[float] = reactive(0.0)
     elapsed: reactive[float] = reactive(0.0)
     cwd: reactive[str] = reactive("")
+
+    def show_runtime(self, rt: Any) -> None:
+        """Copy the session's figures (model, mode, context, usage, cost)."""
+        self.model = rt.provider.model
+        self.mode = rt.mode
+        self.context_tokens = rt.context_tokens
+        self.context_window = rt.context_window
+        self.input_tokens = rt.usage.input_tokens
+        self.output_tokens = rt.usage.output_tokens
+        self.cache_read_tokens = rt.usage.cache_read_tokens
+        self.cost_usd = rt.cost_usd
+        if self.phase in ("starting", "no session"):
+            self.phase = "idle"
 
     def render(self) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
