@@ -17,7 +17,7 @@ from mewcode_tui.transcript import SEGMENT_CHARS, AssistantEntry, Transcript, se
 if TYPE_CHECKING:
     from mewcode_tui.widgets.chat_log import ChatLog
 
-FLUSH_SECONDS = 0.1
+FLUSH_SECONDS = 0.05
 
 
 def split_segments(segment_text: str, text: str, limit: int = SEGMENT_CHARS) -> list[str]:
@@ -93,7 +93,8 @@ class AnswerStream:
                 if view is not None:
                     await view.write(piece)  # type: ignore[attr-defined]
                     if not last:
-                        await view.finish()  # type: ignore[attr-defined]
+                        # About to become a compact view: no final re-parse.
+                        await view.finish(reparse=False)  # type: ignore[attr-defined]
                         await self.log.remount(entry)
         if entry.done:
             self._segment_chars = 0

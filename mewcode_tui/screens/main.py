@@ -203,10 +203,11 @@ class MainScreen(Screen):
             )
         for problem in [*runtime.settings_problems, *runtime.load_warnings]:
             self.say(problem, "warning")
-        # The session, its history and the app live until exit: keep them out of
-        # the collector's full passes, whose pauses grow with a big transcript.
-        gc.collect()
-        gc.freeze()
+        if len(runtime.history) > 500:
+            # A big resumed history lives until exit: keep it out of the
+            # collector's full passes, whose pauses grow with it.
+            gc.collect()
+            gc.freeze()
         self._next_turn()
 
     def refresh_status(self) -> None:

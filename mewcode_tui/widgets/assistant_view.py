@@ -29,7 +29,7 @@ class AssistantMessageView(Markdown):
             self._stream = Markdown.get_stream(self)
         await self._stream.write(fragment)
 
-    async def finish(self) -> None:
+    async def finish(self, *, reparse: bool = True) -> None:
         """Flush pending fragments, stop the stream and settle the final layout.
 
         Incremental parsing can leave a block mis-typed (a table whose header
@@ -39,7 +39,7 @@ class AssistantMessageView(Markdown):
         if self._stream is not None:
             stream, self._stream = self._stream, None
             await stream.stop()
-            if self.is_attached:
+            if reparse and self.is_attached:
                 await self.update(self.entry.text)
 
     async def on_unmount(self) -> None:
