@@ -10,6 +10,7 @@ widget each, and only the last one streams through a ``MarkdownStream``.
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import TYPE_CHECKING
 
 from mewcode_tui.transcript import SEGMENT_CHARS, AssistantEntry, Transcript, segment_cut
@@ -43,6 +44,7 @@ class AnswerStream:
         self._timer = None
         self._lock = asyncio.Lock()
         self._segment_chars = 0  # size of the open segment
+        self._interval = FLUSH_SECONDS
 
     @property
     def pending(self) -> bool:
@@ -52,7 +54,7 @@ class AnswerStream:
         """Buffer a delta; a flush is scheduled if none is."""
         self._pending.append(text)
         if self._timer is None:
-            self._timer = self.log.set_timer(FLUSH_SECONDS, self.flush)
+            self._timer = self.log.set_timer(self._interval, self.flush)
 
     async def flush(self) -> None:
         """Write everything buffered (in order) into the chat."""
@@ -64,7 +66,11 @@ class AnswerStream:
                 return
             text = "".join(self._pending)
             self._pending.clear()
+            started = time.perf_counter()
             await self._show(text)
+            # A slow flush (a fast stream, a big segment) spaces out the next ones,
+            # so rendering never takes more than about a third of the loop.
+            self._interval = max(FLUSH_SECONDS, 2 * (time.perf_counter() - started))
 
     async def _show(self, text: str) -> None:
         entry, new = self.transcript.open_assistant()
