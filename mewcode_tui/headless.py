@@ -62,15 +62,14 @@ class HeadlessPrinter:
                 "tools": self.rt.tool_names(),
                 "mcp_servers": [],
                 "permissionMode": self.rt.mode,
-                "apiKeySource": "environment",
+                "apiKeySource": "none" if self.rt.provider.name == "demo" else "environment",
             }
         )
 
     def handle(self, event: ev.Event) -> None:
         sid = self.rt.session_id
-        if isinstance(event, ev.Notice | ev.Error) and self.format != "stream-json":
-            prefix = "warning" if isinstance(event, ev.Notice) else "error"
-            self.err.write(f"mewcode: {prefix}: {event.message}\n")
+        if isinstance(event, ev.Notice) and self.format != "stream-json":
+            self.err.write(f"mewcode: warning: {event.message}\n")
         if self.format != "stream-json":
             return
         if isinstance(event, ev.AssistantMessage):
@@ -134,10 +133,12 @@ async def run_headless(
     runtime: Runtime,
     prompt: str,
     output_format: str,
-    out: TextIO = sys.stdout,
-    err: TextIO = sys.stderr,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
 ) -> int:
     """Run one turn without a human (asks become denials); returns the exit code."""
+    out = out or sys.stdout  # resolved now: the streams may have been replaced since import
+    err = err or sys.stderr
     printer = HeadlessPrinter(runtime, output_format, out, err)
     for problem in runtime.settings_problems + runtime.load_warnings:
         err.write(f"mewcode: warning: {problem}\n")
@@ -147,10 +148,13 @@ async def run_headless(
     started = time.monotonic()
 
     async def consume() -> None:
-        async for event in channel:
-            printer.handle(event)
-            if isinstance(event, ev.TurnCompleted):
-                return
+        try:
+            async for event in channel:
+                printer.handle(event)
+                if isinstance(event, ev.TurnCompleted):
+                    return
+        finally:
+            channel.close()  # a consumer that stops must never leave the agent blocked
 
     consumer = asyncio.create_task(consume())
     try:

@@ -131,6 +131,7 @@ def test_api_failure_is_a_one_line_error_with_nonzero_exit(
     fake_llm.script([{"status": 401}])
     code, _, err = run_cli(["-p", "hi"], fake_llm.env("anthropic"), project, monkeypatch, capsys)
     assert code == 1
+    assert err.count("\n") == 1, err
     assert "authentication failed" in err and "ANTHROPIC_API_KEY" in err
     assert "Traceback" not in err and "test-key" not in err
 
