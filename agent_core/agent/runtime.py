@@ -205,7 +205,7 @@ class Runtime:
                 tool_names=[t.name for t in tools],
                 recent_files=self._recent_files(),
             )
-            if outcome is not None:
+            if outcome is not None and outcome.compacted:
                 self._replace_history(outcome)
                 await emit(
                     ev.Compaction(
@@ -215,6 +215,8 @@ class Runtime:
                         note=outcome.warning or "",
                     )
                 )
+            elif outcome is not None and outcome.warning:
+                await emit(ev.Notice(level="warning", message=outcome.warning))
             return ChatRequest(
                 messages=list(self.conversation.messages),
                 system=system_blocks(self.cwd, self.mode, git=git),
