@@ -1,6 +1,7 @@
 """Agent overhead per round: a scripted 20-round session against the zero-latency fake server.
 
-Baseline (same run, same server, same 20 answers): the raw Anthropic SDK consuming the
+Baseline (same run, same server, same 20 answers): the raw Anthropic SDK sending the same
+20 request bodies the agent sent (same history, tools and system prompt) and consuming the
 streams. Measured: the whole runtime — request building, streaming through the provider,
 events over the rendezvous channel, permission checks, the Read tool, the fsynced session
 file. The difference divided by 20 is the agent's own time per round, apart from SDK
@@ -32,19 +33,17 @@ def script() -> list[dict]:
     return [read] * (ROUNDS - 1) + [final]
 
 
-async def raw_sdk(server) -> None:
+async def raw_sdk(server, bodies: list[dict]) -> None:
+    """The SDK alone sending the very request bodies the agent sent, consuming each stream."""
     import anthropic
 
-    client = anthropic.AsyncAnthropic(
-        api_key="bench", base_url=server.anthropic_base_url, max_retries=0
-    )
-    messages = [{"role": "user", "content": "go"}]
-    for _ in range(ROUNDS):
-        async with client.messages.stream(
-            model="claude-haiku-4-5", max_tokens=1024, messages=messages
-        ) as stream:
-            async for _event in stream:
-                pass
+    client = anthropic.AsyncAnthropic(api_key="bench", base_url=server.anthropic_base_url,
+                                      max_retries=0)
+    for body in bodies:
+        params = {k: v for k, v in body.items() if k != "stream"}
+        stream = await client.messages.create(**params, stream=True)
+        async for _event in stream:
+            pass
     await client.close()
 
 
@@ -88,9 +87,13 @@ def main() -> bool:
         home = Path(tmp, "home")
         os.environ["MEWCODE_HOME"] = str(home)
 
+        server.script(script())
+        asyncio.run(agent_turn(server, project, home))  # records the exact request bodies
+        bodies = [r.body for r in server.requests]
+
         def run_sdk() -> None:
             server.script(script())
-            asyncio.run(raw_sdk(server))
+            asyncio.run(raw_sdk(server, bodies))
 
         def run_agent() -> None:
             server.script(script())

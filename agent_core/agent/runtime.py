@@ -307,4 +307,8 @@ class Runtime:
         from agent_core.tools.shells import close_all
 
         await close_all(self._tool_state)
+        aclose = getattr(self.provider, "aclose", None)
+        if aclose is not None:
+            await aclose()
+        self.context.close()
         self.store.close()

@@ -73,6 +73,12 @@ class AnthropicProvider:
             api_key=self._api_key, base_url=self._base_url, max_retries=0
         )
 
+    async def aclose(self) -> None:
+        """Close the HTTP client (its connections belong to the running event loop)."""
+        client, self._client = self._client, None
+        if client is not None:
+            await client.close()
+
     @property
     def base_url(self) -> str:
         if self._client is not None:

@@ -87,6 +87,12 @@ class OpenAIProvider:
                 "not_configured", f"no API key configured: set {self._key_env}"
             ) from exc
 
+    async def aclose(self) -> None:
+        """Close the HTTP client (its connections belong to the running event loop)."""
+        client, self._client = self._client, None
+        if client is not None:
+            await client.close()
+
     @property
     def base_url(self) -> str:
         if self._client is not None:

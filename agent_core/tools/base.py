@@ -8,6 +8,7 @@ bad argument becomes an error result naming the field.
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,8 +72,9 @@ class Tool(Protocol):
     async def run(self, args: Any, ctx: ToolContext) -> ToolOutput: ...
 
 
+@functools.cache
 def input_schema(params: type[msgspec.Struct]) -> dict[str, Any]:
-    """The inline JSON Schema for a params Struct (no $defs/$ref at the top)."""
+    """The inline JSON Schema for a params Struct (no $defs/$ref at the top); computed once."""
     schema = msgspec.json.schema(params)
     defs = schema.pop("$defs", {})
     ref = schema.get("$ref")

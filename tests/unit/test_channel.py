@@ -78,3 +78,24 @@ async def test_receive_raises_when_closed_and_iteration_ends() -> None:
     got = [item async for item in chan]
     await task
     assert got == [0, 1, 2]
+
+
+async def test_a_cancelled_send_withdraws_its_event() -> None:
+    chan: RendezvousChannel[str] = RendezvousChannel()
+    task = asyncio.create_task(chan.send("stale"))
+    await asyncio.sleep(0.01)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    sender = asyncio.create_task(chan.send("fresh"))
+    assert await asyncio.wait_for(chan.receive(), 1) == "fresh"
+    await sender
+
+
+async def test_closing_wakes_a_waiting_receiver() -> None:
+    chan: RendezvousChannel[str] = RendezvousChannel()
+    receiver = asyncio.create_task(chan.receive())
+    await asyncio.sleep(0.01)
+    chan.close()
+    with pytest.raises(ChannelClosed):
+        await asyncio.wait_for(receiver, 1)
