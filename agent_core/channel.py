@@ -22,12 +22,13 @@ _CLOSED = object()  # wakes a receiver blocked on an empty queue when the channe
 
 
 class RendezvousChannel(Generic[T]):
-    """Single-producer, single-consumer channel with no buffer."""
+    """A channel with no buffer: one consumer; concurrent senders take turns."""
 
     def __init__(self) -> None:
         self._queue: asyncio.Queue[object] = asyncio.Queue(maxsize=1)
         self._ack: asyncio.Future[None] | None = None
         self._closed = False
+        self._send_lock = asyncio.Lock()  # concurrent tools may emit at once: one at a time
 
     @property
     def closed(self) -> bool:
@@ -35,20 +36,19 @@ class RendezvousChannel(Generic[T]):
 
     async def send(self, item: T) -> None:
         """Hand ``item`` to the consumer; wait until it has been taken."""
-        if self._closed:
-            raise ChannelClosed("channel closed")
-        if self._ack is not None:
-            raise RuntimeError("RendezvousChannel has a single producer")
-        ack = asyncio.get_running_loop().create_future()
-        self._ack = ack
-        self._queue.put_nowait(item)  # the slot is free: the previous send was taken
-        try:
-            await ack
-        except asyncio.CancelledError:
-            self._withdraw(item)
-            raise
-        finally:
-            self._ack = None
+        async with self._send_lock:
+            if self._closed:
+                raise ChannelClosed("channel closed")
+            ack = asyncio.get_running_loop().create_future()
+            self._ack = ack
+            self._queue.put_nowait(item)  # the slot is free: the previous send was taken
+            try:
+                await ack
+            except asyncio.CancelledError:
+                self._withdraw(item)
+                raise
+            finally:
+                self._ack = None
 
     def _withdraw(self, item: object) -> None:
         """A cancelled send takes back its event if the consumer has not."""

@@ -234,3 +234,21 @@ def test_allowed_tools_flag_lets_the_command_run(fake_llm, project, monkeypatch,
         capsys,
     )
     assert code == 0 and (project / "made.txt").exists()
+
+
+def test_parallel_tool_calls_through_the_channel(fake_llm, project, monkeypatch, capsys) -> None:
+    (project / "a.txt").write_text("alpha\n")
+    (project / "b.txt").write_text("beta\n")
+    fake_llm.script([
+        {"tool_calls": [{"id": "r1", "name": "Read", "input": {"file_path": "a.txt"}},
+                        {"id": "r2", "name": "Grep", "input": {"pattern": "beta"}},
+                        {"id": "r3", "name": "Read", "input": {"file_path": "b.txt"}}]},
+        {"text": "both read"},
+    ])
+    code, out, err = run_cli(["-p", "read both", "--output-format", "stream-json"],
+                             fake_llm.env("openai"), project, monkeypatch, capsys)
+    assert code == 0, err
+    sent = fake_llm.requests[1].body["messages"]
+    tool_messages = [m for m in sent if m["role"] == "tool"]
+    assert [m["tool_call_id"] for m in tool_messages] == ["r1", "r2", "r3"]
+    assert "alpha" in tool_messages[0]["content"] and "b.txt" in tool_messages[1]["content"]

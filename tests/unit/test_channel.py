@@ -99,3 +99,11 @@ async def test_closing_wakes_a_waiting_receiver() -> None:
     chan.close()
     with pytest.raises(ChannelClosed):
         await asyncio.wait_for(receiver, 1)
+
+
+async def test_concurrent_senders_take_turns_and_nothing_is_lost() -> None:
+    chan: RendezvousChannel[str] = RendezvousChannel()
+    senders = [asyncio.create_task(chan.send(name)) for name in ("a", "b", "c")]
+    got = [await asyncio.wait_for(chan.receive(), 1) for _ in range(3)]
+    await asyncio.gather(*senders)
+    assert sorted(got) == ["a", "b", "c"]
