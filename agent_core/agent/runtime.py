@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from agent_core import events as ev
 from agent_core.agent.conversation import Conversation
 from agent_core.agent.executor import ExecutionEnv, ToolExecutor
@@ -23,7 +25,7 @@ from agent_core.channel import RendezvousChannel
 from agent_core.config.paths import MewcodePaths
 from agent_core.config.settings import RuleEntry, Settings
 from agent_core.context.manager import ContextManager
-from agent_core.errors import ChannelClosed
+from agent_core.errors import ChannelClosed, MewCodeError
 from agent_core.llm.base import ChatRequest, Provider
 from agent_core.llm.pricing import cost_usd, model_info
 from agent_core.messages import Message
@@ -277,13 +279,36 @@ class Runtime:
 
     async def new_session(self) -> None:
         """Start a fresh session (``/clear``); the old one stays on disk."""
-        self.store.close()
         store = SessionStore.create(
             self.opts.paths, model=self.provider.model, provider=self.provider.name
         )
+        self._switch(store, [], [])
+
+    async def resume(self, session_id: str) -> list[str]:
+        """Switch to a saved session of this project (``/resume``); returns load warnings."""
+        if self.running:
+            raise MewCodeError("a turn is running: wait for it or press Esc first")
+        store, loaded = SessionStore.open(self.opts.paths, session_id)
+        self._switch(store, loaded.messages, loaded.warnings)
+        return loaded.warnings
+
+    def _switch(self, store: SessionStore, history: list[Message], warnings: list[str]) -> None:
+        self.context.close()
+        self.store.close()
         self.usage, self.cost_usd, self.context_tokens = Usage(), 0.0, 0
         self._file_stamps.clear()
-        self._attach(store, [])
+        self.load_warnings = warnings
+        self._attach(store, history)
+
+    def context_breakdown(self) -> dict[str, int]:
+        """Estimated tokens by category (system prompt, tools, messages...) for ``/context``."""
+        import json
+
+        system = system_blocks(self.cwd, self.mode, git="")
+        tools = [msgspec.to_builtins(spec) for spec in self.registry.specs(
+            lambda t: t in self._offered_tools())]
+        return self.context.breakdown(self.history, "\n".join(b.text for b in system),
+                                      json.dumps(tools))
 
     async def compact(self, instructions: str = "") -> Any:
         """Summarise the history now (``/compact``)."""
