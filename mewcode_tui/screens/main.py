@@ -1,8 +1,7 @@
 """The main screen: chat pane, completion menu, prompt and status bar; drives turns.
 
-Each turn runs in a worker that reads the runtime's rendezvous channel one
-event at a time and hands it to the presenter, so the agent is never more
-than one event ahead of what the screen has shown.
+Each turn runs in a worker (see turn_runner.py) that hands the runtime's
+events to the presenter one at a time.
 """
 
 from __future__ import annotations
@@ -331,10 +330,7 @@ class MainScreen(Screen):
         self.chat.toggle_all()
 
     def action_scroll_chat(self, direction: int) -> None:
-        if direction < 0:
-            self.chat.scroll_page_up()
-        else:
-            self.chat.scroll_page_down()
+        (self.chat.scroll_page_up if direction < 0 else self.chat.scroll_page_down)()
 
     # --- input -----------------------------------------------------------------
 
