@@ -153,8 +153,6 @@ async def app_stream(server, project: Path, home: Path) -> None:
             e.text for e in screen.transcript.entries if type(e).__name__ == "AssistantEntry"
         )
         assert shown == markdown_answer(), f"the chat shows {len(shown)} of {ANSWER_BYTES} chars"
-    if provider._client is not None:  # providers have no close(); spare the loop-closed noise
-        await provider._client.close()
 
 
 def streaming(tmp: Path) -> bool:
