@@ -27,12 +27,15 @@ async def test_first_run_shows_setup_then_starts_the_demo(project, paths):
 
 
 async def test_first_run_with_a_key_saves_the_provider(project, paths, monkeypatch):
-    from mewcode_tui.screens.setup import SetupChoice
+    from mewcode_tui.screens.setup import SetupChoice, SetupScreen
 
     options = TuiOptions(cwd=project, paths=paths, settings=Settings())
     app = MewCodeApp(options, clock=lambda: 0.0)
     async with app.run_test(size=(100, 34)) as pilot:
-        await wait_until(pilot, lambda: app.screen is not app.main_screen)
+        # Wait until the setup screen is fully mounted before answering it.
+        await wait_until(pilot, lambda: isinstance(app.screen, SetupScreen)
+                         and bool(app.screen.query("#methods")))
+        await pilot.pause()
         app.screen.dismiss(SetupChoice("anthropic", api_key="sk-ant-test-key"))
         screen = app.main_screen
         await wait_until(pilot, lambda: screen.runtime is not None, timeout=15)
