@@ -113,10 +113,9 @@ def _setup(args: argparse.Namespace):
 
 
 def headless_command(args: argparse.Namespace) -> int:
+    from agent_core.agent.runtime import Runtime, RuntimeOptions
     from agent_core.llm.factory import detect_provider, make_provider
     from agent_core.permissions.cli_rules import cli_rules
-
-    from agent_core.agent.runtime import Runtime, RuntimeOptions
     from mewcode_tui.headless import run_headless
 
     prompt = args.prompt

@@ -252,3 +252,30 @@ def test_parallel_tool_calls_through_the_channel(fake_llm, project, monkeypatch,
     tool_messages = [m for m in sent if m["role"] == "tool"]
     assert [m["tool_call_id"] for m in tool_messages] == ["r1", "r2", "r3"]
     assert "alpha" in tool_messages[0]["content"] and "b.txt" in tool_messages[1]["content"]
+
+
+def test_demo_denied_edit_reaches_the_model_and_the_tour_goes_on(project, monkeypatch, capsys) -> None:
+    (project / "README.md").write_text("# Demo project\nTODO: try mewcode\n")
+    code, out, err = run_cli(["--demo", "-p", "show me", "--output-format", "stream-json"], {}, project,
+                             monkeypatch, capsys)
+    assert code == 0, err
+    lines = [json.loads(line) for line in out.splitlines()]
+    results = [c for line in lines if line["type"] == "user" for c in line["message"]["content"]]
+    write = next(r for r in results if "MEWCODE_DEMO.md" in r["content"])
+    assert write["is_error"] and "approval was not available" in write["content"]
+    assert not (project / "MEWCODE_DEMO.md").exists()
+    assert lines[-1]["subtype"] == "success" and "tour" in lines[-1]["result"]
+
+
+def test_permissions_check_prints_the_verdict_and_runs_nothing(project, capsys) -> None:
+    code = main(["permissions", "check", "Bash", '{"command": "rm -rf / --no-preserve-root"}',
+                 "--cwd", str(project)])
+    verdict = json.loads(capsys.readouterr().out)
+    assert code == 0 and verdict["decision"] == "deny" and verdict["layer"] == "blacklist"
+    code = main(["permissions", "check", "Edit", '{"file_path": "src/a.py", "old_string": "a", '
+                 '"new_string": "b"}', "--mode", "acceptEdits", "--cwd", str(project)])
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["decision"] == "allow" and verdict["layer"] == "mode"
+    code = main(["permissions", "check", "Bash", "{not json", "--cwd", str(project)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1
