@@ -76,9 +76,9 @@ async def agent_turn(server, project: Path, home: Path) -> None:
 
 
 def main() -> bool:
-    from tests.fakellm import FakeLLMServer
-
     import anthropic  # noqa: F401  (SDK import is outside the measurement)
+
+    from tests.fakellm import FakeLLMServer
 
     with tempfile.TemporaryDirectory() as tmp, FakeLLMServer() as server:
         project = Path(tmp, "project")

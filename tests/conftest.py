@@ -17,8 +17,14 @@ def mewcode_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     user_home = tmp_path_factory.mktemp("user_home")
     monkeypatch.setenv("MEWCODE_HOME", str(home))
     monkeypatch.setenv("HOME", str(user_home))
-    for var in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL", "OPENAI_BASE_URL",
-                "MEWCODE_PROVIDER", "MEWCODE_MODEL"):
+    for var in (
+        "ANTHROPIC_API_KEY",
+        "OPENAI_API_KEY",
+        "ANTHROPIC_BASE_URL",
+        "OPENAI_BASE_URL",
+        "MEWCODE_PROVIDER",
+        "MEWCODE_MODEL",
+    ):
         monkeypatch.delenv(var, raising=False)
     return home
 
