@@ -84,20 +84,23 @@ class ToolExecutor:
         tool = env.registry.get(call.name)
         allowed = env.allowed_names()
         if tool is None or (allowed and call.name not in allowed):
-            self.unknown_calls += 1
             names = ", ".join(sorted(allowed or env.registry.names()))
+            if tool is None:
+                self.unknown_calls += 1
+                message = f"unknown tool {call.name!r}; available tools: {names}"
+            else:  # a real tool the current mode does not offer (plan mode)
+                message = (f"{call.name} is not available in the current permission mode; "
+                           f"available tools: {names}")
             await env.emit(
                 ev.ToolCall(
                     call_id=call.id,
                     tool=call.name,
                     input=call.input,
                     read_only=False,
-                    summary="unknown tool",
+                    summary="unknown tool" if tool is None else "not available in this mode",
                 )
             )
-            return await self._finish(
-                call, _error(call, f"unknown tool {call.name!r}; available tools: {names}"), 0.0
-            )
+            return await self._finish(call, _error(call, message), 0.0)
         if input_error:
             await env.emit(
                 ev.ToolCall(

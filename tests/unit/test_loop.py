@@ -268,3 +268,13 @@ async def test_exit_plan_mode_approval_switches_mode(answer: str, mode: str) -> 
     await h.loop.run("t1", "plan")
     assert switched == [mode]
     assert h.of(ev.ModeChanged)[0].mode == mode
+
+
+async def test_a_real_tool_the_mode_does_not_offer_is_refused_but_not_counted_as_hallucinated() -> None:
+    steps = [Step(calls=[(f"t{i}", "Touch", {"text": "x"})]) for i in range(4)] + [Step(text="ok")]
+    h = Harness(steps)
+    h.executor.env.allowed_names = lambda: {"Echo"}
+    done = await h.loop.run("t1", "go")
+    assert done.stop_reason == "end_turn"
+    result = h.conversation.messages[2].content[0]
+    assert result.is_error and "not available in the current permission mode" in result.content
