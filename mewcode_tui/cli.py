@@ -123,6 +123,8 @@ def headless_command(args: argparse.Namespace) -> int:
         prompt = sys.stdin.read()
     if not prompt or not prompt.strip():
         return fail('no prompt: pass it as an argument (mewcode -p "...") or on stdin', 2)
+    if args.resume == "":
+        return fail("--resume needs a session id with -p (or use --continue for the latest)", 2)
     cwd, paths, settings = _setup(args)
     name = "demo" if args.demo else (args.provider or detect_provider(settings, os.environ))
     if name is None:

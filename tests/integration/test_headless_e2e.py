@@ -279,3 +279,10 @@ def test_permissions_check_prints_the_verdict_and_runs_nothing(project, capsys) 
     code = main(["permissions", "check", "Bash", "{not json", "--cwd", str(project)])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1
+
+
+def test_resume_errors_are_one_line(project, monkeypatch, capsys) -> None:
+    code, _, err = run_cli(["--demo", "-p", "hi", "--resume"], {}, project, monkeypatch, capsys)
+    assert code == 2 and err.count("\n") == 1 and "--continue" in err
+    code, _, err = run_cli(["--demo", "-p", "hi", "--resume", "nope"], {}, project, monkeypatch, capsys)
+    assert code == 1 and err.count("\n") == 1 and "nope" in err
