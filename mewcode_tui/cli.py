@@ -105,9 +105,11 @@ def main(argv: list[str] | None = None) -> int:
 def _setup(args: argparse.Namespace):
     from agent_core.config.paths import MewcodePaths
     from agent_core.config.settings import load_settings
+    from mewcode_tui.debug_log import setup_debug_log
 
     cwd = resolve_cwd(args.cwd)
     paths = MewcodePaths.from_env(cwd)
+    setup_debug_log(paths.home)
     settings = load_settings(paths)
     return cwd, paths, settings
 

@@ -8,6 +8,7 @@ permissions, compaction and persistence live in their own modules.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from agent_core import events as ev
 from agent_core.agent.conversation import Conversation
 from agent_core.agent.executor import ToolExecutor
 from agent_core.agent.scheduler import run_ordered
-from agent_core.errors import ChannelClosed, ProviderError
+from agent_core.errors import ChannelClosed, MewCodeError, ProviderError
 from agent_core.llm import base as llm
 from agent_core.messages import (
     Message,
@@ -30,6 +31,8 @@ from agent_core.messages import (
     user_text,
 )
 from agent_core.usage import Usage
+
+log = logging.getLogger("mewcode.loop")
 
 
 @dataclass
@@ -113,8 +116,18 @@ class AgentLoop:
         except ProviderError as exc:
             reason, error = "error", str(exc)
             await self._try_emit(ev.Error(kind=exc.kind, message=str(exc)))
+        except MewCodeError as exc:  # e.g. the disk is full: the session cannot be written
+            reason, error = "error", str(exc)
+            await self._try_emit(ev.Error(kind="runtime", message=str(exc)))
+        except Exception as exc:  # a bug must end the turn cleanly, never hang a front end
+            log.exception("turn failed")
+            reason, error = "error", f"internal error: {type(exc).__name__}: {exc}"
+            await self._try_emit(ev.Error(kind="internal", message=error))
         finally:
-            self._close_history(reason)
+            try:
+                self._close_history(reason)
+            except MewCodeError as exc:
+                log.warning("could not close the history: %s", exc)
         self.stats.denials = list(self.executor.denials)
         done = ev.TurnCompleted(
             turn_id=turn_id,

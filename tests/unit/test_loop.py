@@ -278,3 +278,21 @@ async def test_a_real_tool_the_mode_does_not_offer_is_refused_but_not_counted_as
     assert done.stop_reason == "end_turn"
     result = h.conversation.messages[2].content[0]
     assert result.is_error and "not available in the current permission mode" in result.content
+
+
+async def test_an_unexpected_failure_still_completes_the_turn_with_a_valid_history() -> None:
+    from agent_core.errors import MewCodeError
+
+    h = Harness([Step(text="first"), Step(text="second")])
+    calls = {"n": 0}
+
+    def flaky_append(message) -> None:
+        calls["n"] += 1
+        if calls["n"] == 2:  # the assistant message cannot be written (disk full)
+            raise MewCodeError("session file: no space left on device")
+
+    h.conversation._on_append = flaky_append
+    done = await h.loop.run("t1", "go")
+    assert done.stop_reason == "error" and "no space left" in done.error
+    assert isinstance(h.events[-1], ev.TurnCompleted)
+    assert h.of(ev.Error)[0].message == "session file: no space left on device"
