@@ -76,7 +76,8 @@ def parse_theme_file(path: Path) -> Theme:
     except OSError as exc:
         raise ConfigError(f"cannot read: {exc.strerror}") from None
     try:
-        data = yaml.safe_load(text)
+        # The C loader when libyaml is there: theme parsing is on the first-paint path.
+        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark else ""
@@ -123,6 +124,9 @@ def load_themes(app: App, paths: MewcodePaths) -> list[str]:
     """Register every valid theme file with ``app``; return one warning per skipped file."""
     warnings: list[str] = []
     seen: set[Path] = set()
+    # A checkout's themes/ folder mirrors the built-in files: an identical file
+    # would register the same theme again, so each content is parsed once.
+    loaded: set[bytes] = set()
     for folder in theme_dirs(paths):
         resolved = folder.resolve()
         if resolved in seen or not folder.is_dir():
@@ -130,9 +134,18 @@ def load_themes(app: App, paths: MewcodePaths) -> list[str]:
         seen.add(resolved)
         for file in sorted(folder.glob("*.yaml")) + sorted(folder.glob("*.yml")):
             try:
+                content = file.read_bytes()
+            except OSError:
+                content = None  # parse_theme_file reports it
+            if content is not None and content in loaded:
+                continue
+            try:
                 app.register_theme(parse_theme_file(file))
             except ConfigError as exc:
                 warnings.append(f"theme file {file} skipped: {exc}")
+            else:
+                if content is not None:
+                    loaded.add(content)
     return warnings
 
 
