@@ -6,6 +6,7 @@ calls from a worker after its first paint.
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import os
 from collections.abc import Mapping
@@ -60,9 +61,6 @@ async def open_runtime(options: TuiOptions, provider: Any) -> Any:
     """Open (or resume) the session the TUI drives."""
     from agent_core.agent.runtime import Runtime, RuntimeOptions
 
-    resume_id = options.resume_id or None
-    # `--resume` without an id: the latest session stands in for a picker.
-    continue_latest = options.continue_latest or options.resume_id == ""
     return await Runtime.open(
         RuntimeOptions(
             cwd=options.cwd,
@@ -70,10 +68,27 @@ async def open_runtime(options: TuiOptions, provider: Any) -> Any:
             settings=options.settings,
             provider=provider,
             mode=options.mode,
-            resume_id=resume_id,
-            continue_latest=continue_latest,
+            # "" is `--resume` without an id: the picker (choose_session) sets a
+            # real id first; if it was skipped, a new session opens.
+            resume_id=options.resume_id or None,
+            continue_latest=options.continue_latest,
         )
     )
+
+
+async def choose_session(screen: Any) -> TuiOptions:
+    """`mewcode --resume` without an id: the options with the session picked in the picker."""
+    from mewcode_tui.screens.resume import ResumeScreen, resumable_sessions
+
+    sessions = await asyncio.to_thread(resumable_sessions, screen.paths)
+    chosen = None
+    if not sessions:
+        screen.say("No saved sessions in this project yet: starting a new one.")
+    else:
+        chosen = await screen.app.push_screen_wait(ResumeScreen(sessions))
+        if chosen is None:
+            screen.say("No session picked: starting a new one.")
+    return replace(screen.options, resume_id=chosen)
 
 
 def options_after_setup(options: TuiOptions, choice: Any) -> tuple[TuiOptions, dict[str, str]]:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from agent_core.config.paths import MewcodePaths
-from mewcode_tui.commands import info, permissions, prompts, session
+from mewcode_tui.commands import context_cmds, info, permissions, prompts, session
 from mewcode_tui.commands.registry import CommandRegistry, SlashCommand
 
 
 def build_registry(paths: MewcodePaths, extra: list[SlashCommand] = ()) -> CommandRegistry:
     """Built-in commands, user then project custom commands, then ``extra`` (skills)."""
     registry = CommandRegistry()
-    for module in (info, session, permissions, prompts):
+    for module in (info, session, context_cmds, permissions, prompts):
         for command in module.COMMANDS:
             registry.register(command)
     folders = [paths.home / "commands", paths.project / ".mewcode" / "commands"]

@@ -23,6 +23,7 @@ from agent_core.errors import MewCodeError
 from mewcode_tui.session_start import (
     TuiOptions,
     build_provider,
+    choose_session,
     open_runtime,
     options_after_setup,
 )
@@ -172,6 +173,8 @@ class MainScreen(Screen):
     async def start_session(self) -> None:
         """Create the provider (SDK import in a thread) and open the runtime."""
         try:
+            if self.options.resume_id == "":  # `--resume` without an id: ask which
+                self.options = await choose_session(self)
             provider = self.provider or await asyncio.to_thread(
                 build_provider, self.options, self._env
             )

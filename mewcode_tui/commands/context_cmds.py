@@ -1,0 +1,219 @@
+"""Session and context commands: /resume, /compact, /context (SPEC §8, §9)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from agent_core.errors import MewCodeError
+from mewcode_tui.commands.registry import CommandHost, SlashCommand
+
+if TYPE_CHECKING:
+    from agent_core.session.listing import SessionInfo
+
+log = logging.getLogger("mewcode.tui")
+
+CATEGORIES = (
+    ("system_prompt", "System prompt"),
+    ("tool_definitions", "Tool definitions"),
+    ("summary", "Summary"),
+    ("messages", "Messages"),
+    ("tool_results", "Tool results"),
+    ("free", "Free"),
+)
+BAR_CELLS = 24
+_EIGHTHS = " ▏▎▍▌▋▊▉"
+
+
+class SessionHost(CommandHost, Protocol):
+    """The parts of the main screen that switching sessions and compacting touch."""
+
+    transcript: Any  # mewcode_tui.transcript.Transcript
+    chat: Any  # ChatLog
+    status: Any  # StatusBar
+    turn_active: bool
+    pending: list[str]
+
+    def run_worker(self, work: Any, **kwargs: Any) -> Any: ...
+
+
+def _busy(host: SessionHost, action: str) -> bool:
+    """Say why ``action`` cannot run now (no session yet, a turn running); True if so."""
+    rt = host.runtime
+    if rt is None:
+        host.say("Still starting: try again in a moment.", "warning")
+        return True
+    if host.turn_active or rt.running:
+        host.say(f"Wait for the turn to finish (or press Esc) before {action}.", "warning")
+        return True
+    return False
+
+
+def _show_context_estimate(host: SessionHost) -> None:
+    """After a switch or a summary the last usage figure is stale: show the estimate."""
+    host.refresh_status()
+    host.status.context_tokens = host.runtime.context_breakdown()["total"]
+
+
+# --- /resume ------------------------------------------------------------------
+
+
+def find_session(sessions: Sequence[SessionInfo], wanted: str) -> str:
+    """The id ``wanted`` names (exactly or by a unique prefix); MewCodeError if none or several."""
+    ids = [s.session_id for s in sessions]
+    if wanted in ids:
+        return wanted
+    matches = [i for i in ids if i.startswith(wanted)]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise MewCodeError(f"{len(matches)} sessions start with {wanted}: type more of the id")
+    raise MewCodeError(f"no session {wanted} in this project (/resume lists them)")
+
+
+async def resume(host: SessionHost, args: str) -> None:
+    if _busy(host, "/resume"):
+        return
+    from mewcode_tui.screens.resume import ResumeScreen, resumable_sessions
+
+    current = host.runtime.session_id
+    sessions = await asyncio.to_thread(resumable_sessions, host.paths, current)
+    if args:
+        try:
+            session_id = find_session(sessions, args.strip())
+        except MewCodeError as exc:
+            host.say(f"Cannot resume: {exc}.", "warning")
+            return
+        await switch_session(host, session_id)
+        return
+    if not any(s.session_id != current for s in sessions):
+        host.say("No other saved sessions in this project yet.")
+        return
+
+    def chosen(session_id: str | None) -> None:
+        if session_id is not None:
+            host.run_worker(switch_session(host, session_id), group="resume", exclusive=True)
+
+    host.app.push_screen(ResumeScreen(sessions, current=current), chosen)
+
+
+async def switch_session(host: SessionHost, session_id: str) -> None:
+    """Resume ``session_id`` and re-show its conversation in the chat pane."""
+    if _busy(host, "/resume"):
+        return
+    rt = host.runtime
+    if session_id == rt.session_id:
+        host.say(f"Already in session {session_id}.")
+        return
+    try:
+        warnings = await rt.resume(session_id)
+    except MewCodeError as exc:
+        host.say(f"Cannot resume: {exc}", "error")
+        return
+    from mewcode_tui.transcript import transcript_from_history
+
+    restored = transcript_from_history(rt.history)
+    host.transcript.clear()
+    host.transcript.entries.extend(restored.entries)
+    host.transcript.calls.update(restored.calls)
+    await host.chat.reload()
+    _show_context_estimate(host)
+    host.say(f"Resumed session {rt.session_id} ({len(rt.history)} messages).")
+    for warning in warnings:
+        host.say(warning, "warning")
+
+
+# --- /compact -----------------------------------------------------------------
+
+
+def compact(host: SessionHost, args: str) -> None:
+    if _busy(host, "/compact"):
+        return
+    # Held for the whole summary: prompts typed meanwhile queue instead of
+    # racing the history swap, and /clear or /resume wait too.
+    host.turn_active = True
+    host.status.phase = "compacting"
+    host.run_worker(_compact(host, args.strip()), group="compact", exclusive=True)
+
+
+async def _compact(host: SessionHost, instructions: str) -> None:
+    from agent_core.context import CompactionError
+
+    outcome = None
+    try:
+        outcome = await host.runtime.compact(instructions)
+    except CompactionError as exc:
+        host.say(_sentence(str(exc)), "warning")
+    except MewCodeError as exc:
+        host.say(f"Compaction failed: {exc}", "error")
+    except Exception as exc:  # one line for the user, the traceback for the log
+        log.exception("compaction failed")
+        host.say(f"Compaction failed: {type(exc).__name__}: {exc}", "error")
+    finally:
+        host.turn_active = False
+        host.status.phase = "idle"
+        host.refresh_status()
+    if outcome is not None:
+        _show_context_estimate(host)
+        host.say(
+            f"Compacted: {outcome.tokens_before:,} → {outcome.tokens_after:,} tokens "
+            f"({outcome.summarised_messages} messages summarised)."
+        )
+        if outcome.warning:
+            host.say(_sentence(outcome.warning), "warning")
+    if host.pending:  # prompts typed while the summary was written
+        host.run_worker(host.send_prompt(host.pending.pop(0)), group="send")
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+# --- /context -----------------------------------------------------------------
+
+
+def usage_bar(tokens: int, window: int, cells: int = BAR_CELLS) -> str:
+    """A bar of ``cells`` width, in eighths of a cell, for ``tokens`` of ``window``."""
+    if window <= 0 or tokens <= 0:
+        return ""
+    eighths = max(1, round(min(tokens, window) / window * cells * 8))  # any use shows
+    full, part = divmod(eighths, 8)
+    return "█" * full + (_EIGHTHS[part] if part else "")
+
+
+def context_table(breakdown: dict[str, int]) -> str:
+    """What fills the context window: tokens, share of the window and a bar per category."""
+    window = breakdown["context_window"]
+    total = breakdown["total"]
+    share = f" ({100 * total / window:.0f}%)" if window else ""
+    lines = [
+        f"Context: about {total:,} of {window:,} tokens{share} · "
+        f"automatic compaction at {breakdown['compaction_budget']:,}"
+    ]
+    for key, label in CATEGORIES:
+        tokens = breakdown.get(key, 0)
+        percent = 100 * tokens / window if window else 0.0
+        lines.append(
+            f"  {label:<17}{tokens:>9,} {percent:>5.1f}%  {usage_bar(tokens, window)}".rstrip()
+        )
+    lines.append("Figures are estimates (about 4 characters a token).")
+    return "\n".join(lines)
+
+
+def context(host: SessionHost, args: str) -> None:
+    rt = host.runtime
+    if rt is None:
+        host.say("Still starting: no session yet.", "warning")
+        return
+    host.say(context_table(rt.context_breakdown()))
+
+
+COMMANDS = [
+    SlashCommand("resume", "ui", "Switch to a saved session of this project", resume, "[ID]"),
+    SlashCommand(
+        "compact", "prompt", "Summarise the conversation to free context", compact, "[FOCUS]"
+    ),
+    SlashCommand("context", "local", "What fills the context window", context),
+]
