@@ -73,37 +73,34 @@ class AnswerStream:
             self._interval = max(FLUSH_SECONDS, 2 * (time.perf_counter() - started))
 
     async def _show(self, text: str) -> None:
+        self.log.note_streaming()
         entry, new = self.transcript.open_assistant()
         if new:
             self._segment_chars = 0
         near_limit = self._segment_chars + len(text) >= SEGMENT_CHARS
         head = entry.text if near_limit and not new else " " * self._segment_chars
         pieces = split_segments(head, text)
-        if len(pieces) > 3:
-            # Fallen behind a fast stream: whole segments that arrive together become
-            # one compact entry (one widget), only the tail streams live.
-            pieces = [pieces[0], "".join(pieces[1:-1]), pieces[-1]]
-        for index, piece in enumerate(pieces):
-            last = index == len(pieces) - 1
-            if index > 0:
-                entry, new = self.transcript.add(AssistantEntry(continued=True)), True
-                self._segment_chars = 0
-            entry.chunks.append(piece)
-            self._segment_chars += len(piece)
-            if not last:
-                entry.done = True  # a whole segment arrived in this batch or ends now
-            if new:
-                await self.log.append(entry)
+        entry.chunks.append(pieces[0])
+        self._segment_chars += len(pieces[0])
+        if len(pieces) > 1:
+            entry.done = True  # its segment is complete
+        # Segments completed in this batch become compact views (mounted together);
+        # only the last piece streams live.
+        added: list[AssistantEntry] = [entry] if new else []
+        for index, piece in enumerate(pieces[1:], start=2):
+            segment = AssistantEntry([piece], continued=True, done=index < len(pieces))
+            added.append(self.transcript.add(segment))
+            self._segment_chars = len(piece)
+        view = None if new else self.log.view(entry)
+        if view is not None:
+            if entry.done:
+                # About to become a compact view: nothing to stream, no final re-parse.
+                await view.finish(reparse=False)  # type: ignore[attr-defined]
+                await self.log.remount(entry)
             else:
-                view = self.log.view(entry)
-                if view is not None:
-                    await view.write(piece)  # type: ignore[attr-defined]
-                    if not last:
-                        # About to become a compact view: no final re-parse.
-                        await view.finish(reparse=False)  # type: ignore[attr-defined]
-                        await self.log.remount(entry)
-        if entry.done:
-            self._segment_chars = 0
+                await view.write(pieces[0])  # type: ignore[attr-defined]
+        if added:
+            await self.log.append_all(added)
 
     def reset(self) -> None:
         """Forget the open segment's size (its message ended)."""

@@ -48,13 +48,28 @@ class AssistantMessageView(Markdown):
             await stream.stop()
 
 
+def estimated_height(markdown: str, width: int) -> int:
+    """Rows ``markdown`` will roughly take at ``width``, without rendering it.
+
+    Source lines wrapped at ``width``: close for prose and code, which is all a
+    not-yet-visible view needs for the scrollbar until it is measured.
+    """
+    rows = 0
+    for line in markdown.splitlines() or [""]:
+        rows += max(1, -(-len(line) // width))
+    return rows
+
+
 class AssistantTextView(Widget):
     """A finished assistant message as one widget (Rich Markdown).
 
     Used for finished segments and re-mounted history, so a window of old
     answers costs one widget each instead of one per Markdown block. The
     Markdown is rendered once per width and kept as plain styled lines, which
-    makes layout passes cheap.
+    makes layout passes cheap. Rendering waits until the view is shown or
+    ``measure()`` is called (the chat log measures views when the app is idle):
+    until then layout uses an estimate, so a fast stream never pays for
+    Markdown nobody is looking at.
     """
 
     DEFAULT_CSS = """
@@ -66,18 +81,32 @@ class AssistantTextView(Widget):
     def __init__(self, entry: AssistantEntry) -> None:
         super().__init__()
         self.entry = entry
-        self._lines: dict[tuple[int, bool], Text] = {}
+        self._key: tuple[int, bool] | None = None
+        self._text: Text | None = None
+        self._rows = 0
+
+    def _theme_key(self, width: int) -> tuple[int, bool]:
+        theme = self.app.current_theme
+        return (width, theme.dark if theme is not None else True)
+
+    def _content_width(self) -> int:
+        # From the last layout; ``content_region`` would ask the compositor's full map.
+        return self.size.width - self.styles.gutter.width
+
+    @property
+    def measured(self) -> bool:
+        """True when the text is rendered for the current width and theme."""
+        width = self._content_width()
+        return width > 0 and self._key == self._theme_key(width)
 
     def _text_for(self, width: int) -> Text:
-        dark = self.app.current_theme.dark if self.app.current_theme else True
-        key = (width, dark)
-        text = self._lines.get(key)
-        if text is None:
+        key = self._theme_key(width)
+        if self._text is None or self._key != key:
             from rich.markdown import Markdown as RichMarkdown
             from rich.segment import Segment
 
             markdown = RichMarkdown(
-                self.entry.text, code_theme="monokai" if dark else "default", hyperlinks=False
+                self.entry.text, code_theme="monokai" if key[1] else "default", hyperlinks=False
             )
             console = self.app.console
             lines = console.render_lines(markdown, console.options.update_width(width))
@@ -87,11 +116,36 @@ class AssistantTextView(Widget):
                     text.append("\n")
                 for segment in Segment.simplify(line):
                     text.append(segment.text, segment.style)
-            self._lines = {key: text}  # only the current width is worth keeping
-        return text
+            # Only the current width is worth keeping.
+            self._key, self._text, self._rows = key, text, len(lines)
+        return self._text
+
+    def measure(self) -> int:
+        """Render now; returns how many rows the height changed by (0 when unchanged)."""
+        width = self._content_width()
+        if width <= 0 or self.measured:
+            return 0
+        before = self.size.height - self.styles.gutter.height
+        self._text_for(width)
+        if self._rows != before:
+            self.refresh(layout=True)
+        return self._rows - before
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return self._text_for(max(1, width)).plain.count("\n") + 1
+        width = max(1, width)
+        if self._text is not None and self._key == self._theme_key(width):
+            return self._rows
+        wants = getattr(self.parent, "measure_later", None)
+        if wants is not None:
+            wants()
+        return estimated_height(self.entry.text, width)
 
     def render(self) -> RenderResult:
-        return self._text_for(max(1, self.content_region.width))
+        width = max(1, self._content_width())
+        if self._key != self._theme_key(width):
+            change = self.measure()
+            # The chat log keeps what the user is reading in place.
+            resized = getattr(self.parent, "view_resized", None)
+            if change and resized is not None:
+                resized(self, change)
+        return self._text_for(width)

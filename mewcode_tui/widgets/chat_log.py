@@ -8,6 +8,8 @@ bottom (Textual's anchor), so scrolling up never jumps.
 
 from __future__ import annotations
 
+import time
+
 from textual.containers import VerticalScroll
 from textual.widget import Widget
 
@@ -71,6 +73,9 @@ class ChatLog(VerticalScroll, can_focus=False):
         self.first_mounted = len(transcript.entries)
         self._views: dict[int, Widget] = {}
         self._loading = False
+        self._measurer = None  # timer measuring estimated views while the app is idle
+        self._last_tick = 0.0
+        self._streamed_at = 0.0
 
     def compose(self):
         entries = self.transcript.entries
@@ -116,6 +121,12 @@ class ChatLog(VerticalScroll, can_focus=False):
         if self.at_bottom or self.is_anchored:
             self._prune()
         return widget
+
+    async def append_all(self, entries: list[Entry]) -> None:
+        """Mount the views of several entries just added, in one go."""
+        await self.mount_all([self._make(entry) for entry in entries])
+        if self.at_bottom or self.is_anchored:
+            self._prune()
 
     async def remount(self, entry: Entry) -> None:
         """Replace an entry's view with a fresh one (e.g. a finished answer, compacted)."""
@@ -167,6 +178,60 @@ class ChatLog(VerticalScroll, can_focus=False):
             return len(views)
         finally:
             self._loading = False
+
+    # --- views laid out from an estimate (assistant text not rendered yet) ---
+
+    MEASURE_TICK = 0.05
+    MEASURE_BUDGET = 0.008  # seconds of rendering per tick, so keys stay responsive
+
+    QUIET_AFTER_STREAM = 0.25
+
+    def note_streaming(self) -> None:
+        """Streamed text arrived: measuring waits until the stream pauses."""
+        self._streamed_at = time.perf_counter()
+
+    def measure_later(self) -> None:
+        """A view was laid out from an estimate: measure it when the app is idle."""
+        if self._measurer is None and self.is_attached:
+            self._last_tick = time.perf_counter()
+            self._measurer = self.set_interval(self.MEASURE_TICK, self._measure_idle)
+
+    def _measure_idle(self) -> None:
+        from mewcode_tui.widgets.assistant_view import AssistantTextView
+
+        now = time.perf_counter()
+        late = now - self._last_tick - self.MEASURE_TICK
+        self._last_tick = now
+        if late > 0.02 or now - self._streamed_at < self.QUIET_AFTER_STREAM:
+            return  # the loop is busy (a stream, a key burst): try next tick
+        waiting = [
+            child
+            for child in reversed(self.children)  # nearest the bottom first
+            if isinstance(child, AssistantTextView) and not child.measured
+        ]
+        if not waiting:
+            if self._measurer is not None:
+                self._measurer.stop()
+                self._measurer = None
+            return
+        deadline = now + self.MEASURE_BUDGET
+        for view in waiting:
+            change = view.measure()
+            if change:
+                self.view_resized(view, change)
+            if time.perf_counter() > deadline:
+                break
+        self._last_tick = time.perf_counter()
+
+    def view_resized(self, view: Widget, change: int) -> None:
+        """A view above the reading position changed height: keep the text in place."""
+        if self.is_anchored and self.at_bottom:
+            return  # following the bottom: Textual's anchor keeps it there
+        if view.virtual_region.y < self.scroll_y:
+            self.call_after_refresh(self._shift, change)
+
+    def _shift(self, change: int) -> None:
+        self.scroll_to(y=self.scroll_y + change, animate=False, immediate=True)
 
     # --- the tool tree ---------------------------------------------------
 
