@@ -51,10 +51,12 @@ def _busy(host: SessionHost, action: str) -> bool:
     return False
 
 
-def _show_context_estimate(host: SessionHost) -> None:
-    """After a switch or a summary the last usage figure is stale: show the estimate."""
+def _show_context_estimate(host: SessionHost) -> int:
+    """After a switch or a summary the last usage figure is stale: show (and return) the estimate."""
     host.refresh_status()
-    host.status.context_tokens = host.runtime.context_breakdown()["total"]
+    tokens = host.runtime.context_breakdown()["total"]
+    host.status.context_tokens = tokens
+    return tokens
 
 
 # --- /resume ------------------------------------------------------------------
@@ -141,6 +143,9 @@ def compact(host: SessionHost, args: str) -> None:
 async def _compact(host: SessionHost, instructions: str) -> None:
     from agent_core.context import CompactionError
 
+    # Before and after are measured the same way as /context and the status
+    # bar (system prompt and tools included), so the three figures agree.
+    before = host.runtime.context_breakdown()["total"]
     outcome = None
     try:
         outcome = await host.runtime.compact(instructions)
@@ -156,10 +161,11 @@ async def _compact(host: SessionHost, instructions: str) -> None:
         host.status.phase = "idle"
         host.refresh_status()
     if outcome is not None:
-        _show_context_estimate(host)
+        after = _show_context_estimate(host)
+        summarised = outcome.summarised_messages
         host.say(
-            f"Compacted: {outcome.tokens_before:,} → {outcome.tokens_after:,} tokens "
-            f"({outcome.summarised_messages} messages summarised)."
+            f"Compacted: {before:,} → {after:,} tokens "
+            f"({summarised} message{'' if summarised == 1 else 's'} summarised)."
         )
         if outcome.warning:
             host.say(_sentence(outcome.warning), "warning")

@@ -82,13 +82,19 @@ def session_row(info: SessionInfo, now: float, *, current: bool) -> Table:
     return row
 
 
+class SessionList(OptionList):
+    """The picker's list; Enter is named in the footer."""
+
+    # Not a screen binding: the list must see ↑/↓ typed just before Enter first.
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select", "Open")]
+
+
 class ResumeScreen(ModalScreen[str | None]):
     """Pick a saved session; dismisses with its id, or None on Esc."""
 
     CSS_PATH = "resume.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "open", "Open", priority=True),  # shown in the footer, not the list's
         Binding("escape", "cancel", "Cancel"),
     ]
 
@@ -112,7 +118,7 @@ class ResumeScreen(ModalScreen[str | None]):
                 "↑/↓ to choose, Enter to open, Esc to cancel.",
                 id="hint",
             )
-            yield OptionList(
+            yield SessionList(
                 *(
                     Option(
                         session_row(s, self.now, current=s.session_id == self.current), s.session_id
@@ -124,7 +130,7 @@ class ResumeScreen(ModalScreen[str | None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        sessions = self.query_one("#sessions", OptionList)
+        sessions = self.query_one(SessionList)
         sessions.focus()
         # Start on the newest session you are not already in.
         others = [i for i, s in enumerate(self.sessions) if s.session_id != self.current]
@@ -134,12 +140,6 @@ class ResumeScreen(ModalScreen[str | None]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         self.dismiss(event.option.id)
-
-    def action_open(self) -> None:
-        """Open the highlighted session."""
-        sessions = self.query_one("#sessions", OptionList)
-        if sessions.highlighted is not None:
-            self.dismiss(self.sessions[sessions.highlighted].session_id)
 
     def action_cancel(self) -> None:
         """Close without switching."""

@@ -6,6 +6,8 @@ import asyncio
 import os
 from dataclasses import replace
 
+from textual import events
+
 from agent_core.agent.runtime import Runtime, RuntimeOptions
 from agent_core.context import SUMMARY_HEADINGS
 from agent_core.messages import Message, TextBlock, user_text
@@ -160,7 +162,9 @@ async def test_resume_flag_without_an_id_opens_the_picker_at_start(options, path
         screen = app.main_screen
         assert screen.runtime is None  # nothing opened (and no empty session made) yet
         assert [s.first_prompt for s in app.screen.sessions] == ["second task", "first task"]
-        await pilot.press("down", "enter")
+        # Both keys arrive in one read, as from a fast typist: Enter must see the move.
+        app.post_message(events.Key("down", None))
+        app.post_message(events.Key("enter", "\r"))
         await wait_until(pilot, lambda: screen.runtime is not None)
         assert screen.runtime.session_id == older
         await wait_until(pilot, lambda: "First done." in shown_text(screen))
@@ -225,15 +229,17 @@ class SlowCompactRuntime(FakeRuntime):
     def __init__(self, cwd) -> None:
         super().__init__(cwd)
         self.release = asyncio.Event()
+        self.compacted = False
 
     async def compact(self, instructions: str = ""):
         from agent_core.context import CompactionOutcome
 
         await self.release.wait()
-        return CompactionOutcome([], 9_000, 1_000, summarised_messages=12)
+        self.compacted = True
+        return CompactionOutcome([], 8_000, 700, summarised_messages=12)
 
     def context_breakdown(self) -> dict[str, int]:
-        return {"total": 1_234}
+        return {"total": 1_000 if self.compacted else 9_000}
 
 
 async def test_compact_shows_progress_and_queues_prompts_typed_meanwhile(make_app, project):
