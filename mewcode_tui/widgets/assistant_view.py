@@ -90,8 +90,9 @@ class AssistantTextView(Widget):
         return (width, theme.dark if theme is not None else True)
 
     def _content_width(self) -> int:
-        # From the last layout; ``content_region`` would ask the compositor's full map.
-        return self.size.width - self.styles.gutter.width
+        # ``size`` is the content area from the last layout; ``content_region``
+        # would ask the compositor's full map.
+        return self.size.width
 
     @property
     def measured(self) -> bool:
@@ -125,7 +126,7 @@ class AssistantTextView(Widget):
         width = self._content_width()
         if width <= 0 or self.measured:
             return 0
-        before = self.size.height - self.styles.gutter.height
+        before = self.size.height
         self._text_for(width)
         if self._rows != before:
             self.refresh(layout=True)

@@ -1,0 +1,69 @@
+"""Finished answer segments render lazily: exact once idle, and scrolling up keeps its place."""
+
+from __future__ import annotations
+
+from mewcode_tui.transcript import AssistantEntry
+from mewcode_tui.widgets.assistant_view import AssistantTextView, estimated_height
+from tests.tui.conftest import wait_until
+from tests.tui.fakes import FakeRuntime, plain_answer
+
+
+def test_estimate_wraps_long_lines():
+    assert estimated_height("short\n\n" + "x" * 25, 10) == 1 + 1 + 3
+
+
+async def test_segments_are_measured_once_the_stream_is_quiet(make_app, project):
+    from bench.bench_tui import markdown_answer
+
+    text = markdown_answer(30_000)
+    runtime = FakeRuntime(project, [plain_answer(text, chunk=64)])
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen, chat = app.main_screen, app.main_screen.chat
+        await wait_until(pilot, lambda: screen.runtime is not None)
+        await pilot.press(*"long", "enter")
+        await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active, timeout=30)
+        views = list(chat.query(AssistantTextView))
+        assert len(views) > 3
+        await wait_until(pilot, lambda: all(v.measured for v in views), timeout=10)
+        await pilot.pause(0.1)
+        # Measured heights are the rendered Markdown's, and the view still follows the bottom.
+        for view in views:
+            assert view.size.height == view.render().plain.count("\n") + 1
+        assert chat.at_bottom
+        # What is shown is the answer's own text (code keeps its content).
+        shown = views[1].render().plain
+        assert "def load_" in shown and "##" not in shown
+
+
+async def test_reading_position_kept_when_a_segment_above_is_measured(make_app, project):
+    from bench.bench_tui import markdown_answer
+
+    text = markdown_answer(30_000)
+    runtime = FakeRuntime(project, [plain_answer(text, chunk=64)])
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen, chat = app.main_screen, app.main_screen.chat
+        await wait_until(pilot, lambda: screen.runtime is not None)
+        await pilot.press(*"long", "enter")
+        await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active, timeout=30)
+        views = list(chat.query(AssistantTextView))
+        middle = len(views) // 2
+        above, target = views[middle - 1], views[middle]
+        await wait_until(pilot, lambda: all(v.measured for v in views), timeout=10)
+        chat.QUIET_AFTER_STREAM = 60.0
+        chat.note_streaming()  # as if a stream went on: no idle measuring meanwhile
+        above._key = None  # as if never rendered: laid out from its estimate
+        above.refresh(layout=True)
+        await pilot.pause(0.1)
+        assert above.size.height == estimated_height(above.entry.text, above.size.width)
+        chat.scroll_to(y=target.virtual_region.y + 3, animate=False, immediate=True)
+        await pilot.pause(0.1)
+        offset = chat.scroll_y - target.virtual_region.y
+        change = above.measure()
+        assert change  # the estimate was off
+        chat.view_resized(above, change)
+        await pilot.pause(0.2)
+        # The segment above grew or shrank, but the text being read did not move.
+        assert chat.scroll_y - target.virtual_region.y == offset
+        assert isinstance(target.entry, AssistantEntry)
