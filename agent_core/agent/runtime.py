@@ -25,6 +25,7 @@ from agent_core.channel import RendezvousChannel
 from agent_core.config.paths import MewcodePaths
 from agent_core.config.settings import RuleEntry, Settings
 from agent_core.context.manager import ContextManager
+from agent_core.context.tokens import estimate_tokens
 from agent_core.errors import ChannelClosed, MewCodeError
 from agent_core.llm.base import ChatRequest, Provider
 from agent_core.llm.pricing import cost_usd, model_info
@@ -117,6 +118,9 @@ class Runtime:
             limits, info.context_window, limits.max_output_tokens, store.dir
         )
         self.audit = AuditLog(store.dir / "audit.jsonl")
+        self.context_tokens = (
+            self.context.estimate(history, self._overhead_tokens()) if history else 0
+        )
 
     # --- read-only views ---------------------------------------------------
 
@@ -199,6 +203,8 @@ class Runtime:
         )
         git = await asyncio.to_thread(git_summary, self.cwd)
 
+        overhead = self._overhead_tokens()
+
         async def prepare() -> ChatRequest:
             tools = self._offered_tools()
             outcome = await self.context.before_round(
@@ -206,6 +212,7 @@ class Runtime:
                 provider=self.provider,
                 tool_names=[t.name for t in tools],
                 recent_files=self._recent_files(),
+                overhead_tokens=overhead,
             )
             if outcome is not None and outcome.compacted:
                 self._replace_history(outcome)
@@ -300,15 +307,20 @@ class Runtime:
         self.load_warnings = warnings
         self._attach(store, history)
 
+    def _overhead_texts(self) -> tuple[str, str]:
+        """The system prompt and tool definitions as sent, for token estimates."""
+        system = system_blocks(self.cwd, self.mode, git="")
+        offered = self._offered_tools()
+        tools = [msgspec.to_builtins(spec) for spec in self.registry.specs(lambda t: t in offered)]
+        return "\n".join(b.text for b in system), msgspec.json.encode(tools).decode()
+
+    def _overhead_tokens(self) -> int:
+        system, tools = self._overhead_texts()
+        return estimate_tokens(system) + estimate_tokens(tools)
+
     def context_breakdown(self) -> dict[str, int]:
         """Estimated tokens by category (system prompt, tools, messages...) for ``/context``."""
-        import json
-
-        system = system_blocks(self.cwd, self.mode, git="")
-        tools = [msgspec.to_builtins(spec) for spec in self.registry.specs(
-            lambda t: t in self._offered_tools())]
-        return self.context.breakdown(self.history, "\n".join(b.text for b in system),
-                                      json.dumps(tools))
+        return self.context.breakdown(self.history, *self._overhead_texts())
 
     async def compact(self, instructions: str = "") -> Any:
         """Summarise the history now (``/compact``)."""
@@ -318,8 +330,10 @@ class Runtime:
             tool_names=self.tool_names(),
             recent_files=self._recent_files(),
             instructions=instructions,
+            overhead_tokens=self._overhead_tokens(),
         )
         self._replace_history(outcome)
+        self.context_tokens = self.context.estimate(self.history, self._overhead_tokens())
         return outcome
 
     def _replace_history(self, outcome: Any) -> None:

@@ -191,6 +191,7 @@ class MainScreen(Screen):
             return
         self.runtime = runtime
         runtime.mode = self.mode
+        self.status.phase = "idle"
         self.refresh_status()
         if runtime.history:
             restored = transcript_from_history(runtime.history)

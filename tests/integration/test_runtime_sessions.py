@@ -28,3 +28,17 @@ async def test_clear_starts_a_new_session_and_resume_brings_the_old_one_back(pat
     assert breakdown["system_prompt"] > 100 and breakdown["tool_definitions"] > 500
     assert breakdown["messages"] > 0 and breakdown["context_window"] == rt.context_window
     await rt.close()
+
+
+async def test_a_resumed_session_reports_its_context_use_before_the_first_turn(paths, project) -> None:
+    provider = ScriptedProvider([Step(text="noted " * 200)])
+    rt = await Runtime.open(RuntimeOptions(cwd=project, paths=paths, settings=load_settings(paths),
+                                           provider=provider))
+    await rt.run_turn("remember this " * 100, None)
+    session_id = rt.session_id
+    await rt.close()
+    resumed = await Runtime.open(RuntimeOptions(cwd=project, paths=paths, settings=load_settings(paths),
+                                                provider=ScriptedProvider([]), resume_id=session_id))
+    # System prompt + tool definitions + the two messages, estimated.
+    assert resumed.context_tokens > resumed.context_breakdown()["tool_definitions"] + 300
+    await resumed.close()
