@@ -226,8 +226,16 @@ def transcript_from_history(history: list[Message]) -> Transcript:
         result_text,
     )
 
+    from agent_core.context.compaction import ACK_TEXT, is_summary
+
     transcript = Transcript()
     for message in history:
+        if is_summary(message):
+            # The summary is for the model; the reader gets a one-line marker.
+            transcript.add(NoticeEntry("info", "Earlier conversation summarised (compacted)."))
+            continue
+        if message.role == "assistant" and message.text() == ACK_TEXT:
+            continue  # the model's acknowledgement of the summary
         if message.role == "user":
             texts = [b.text for b in message.content if isinstance(b, TextBlock)]
             if texts:

@@ -82,3 +82,17 @@ def test_history_rebuilds_entries_and_call_results():
     assert kinds == [UserEntry, AssistantEntry, ToolRoundEntry, AssistantEntry]
     call = transcript.calls["c1"]
     assert (call.summary, call.status, call.output) == ("a.py", "ok", "x = 1")
+
+
+def test_a_compacted_history_shows_a_marker_not_the_summary_text() -> None:
+    from agent_core.context.compaction import build_compacted_history
+    from agent_core.messages import Message, TextBlock, user_text
+    from mewcode_tui.transcript import NoticeEntry, UserEntry, transcript_from_history
+
+    history = build_compacted_history("## 1. Primary request and intent\n- x", "restore block",
+                                      [user_text("next question"),
+                                       Message(role="assistant", content=[TextBlock("answer")])])
+    entries = transcript_from_history(history).entries
+    assert isinstance(entries[0], NoticeEntry) and "summarised" in entries[0].text
+    assert [e.text for e in entries if isinstance(e, UserEntry)] == ["next question"]
+    assert "Primary request" not in repr(entries)
