@@ -29,6 +29,7 @@ from agent_core.context.tokens import estimate_tokens
 from agent_core.errors import ChannelClosed, MewCodeError
 from agent_core.llm.base import ChatRequest, Provider
 from agent_core.llm.pricing import cost_usd, model_info
+from agent_core.memory.files import load_memory
 from agent_core.messages import Message
 from agent_core.session.audit import AuditLog
 from agent_core.session.store import SessionStore
@@ -202,6 +203,7 @@ class Runtime:
             )
         )
         git = await asyncio.to_thread(git_summary, self.cwd)
+        memory = await asyncio.to_thread(load_memory, self.opts.paths.home, self.cwd)
 
         overhead = self._overhead_tokens()
 
@@ -228,7 +230,7 @@ class Runtime:
                 await emit(ev.Notice(level="warning", message=outcome.warning))
             return ChatRequest(
                 messages=list(self.conversation.messages),
-                system=system_blocks(self.cwd, self.mode, git=git),
+                system=system_blocks(self.cwd, self.mode, git=git, extras=[memory] if memory else []),
                 tools=self.registry.specs(lambda t: t in tools),
                 max_tokens=limits.max_output_tokens,
             )

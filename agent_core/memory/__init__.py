@@ -1,0 +1,1 @@
+"""Memory: instruction files loaded into the environment block (SPEC §10)."""
