@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -19,7 +18,7 @@ from agent_core.llm.base import (
     ToolCallComplete,
     UsageReport,
 )
-from agent_core.llm.retry import with_retries
+from agent_core.llm.sdk_provider import SDKProvider
 from agent_core.llm.tool_input import parse_tool_input
 from agent_core.usage import Usage
 
@@ -27,43 +26,20 @@ DEFAULT_BASE_URL = "https://api.anthropic.com"
 STOP_REASONS = {"end_turn", "tool_use", "max_tokens", "stop_sequence", "refusal"}
 
 
-class AnthropicProvider:
+class AnthropicProvider(SDKProvider):
     """Streams Claude answers; the SDK is imported on first use, off the event loop."""
 
     name = "anthropic"
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        api_key: str | None = None,
-        base_url: str | None = None,
-        retries: int = 4,
-        backoff_base: float = 1.0,
-        api_key_env: str = "ANTHROPIC_API_KEY",
-    ) -> None:
-        self.model = model
-        self.retries = retries
-        self.backoff_base = backoff_base
-        self._api_key = api_key
-        self._base_url = base_url
-        self._key_env = api_key_env
-        self._client: Any = None
-        self._sdk: Any = None
-        self._client_lock = asyncio.Lock()  # parallel first requests build one client
+    default_base_url = DEFAULT_BASE_URL
 
-    async def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
-        if self._client is None:
-            async with self._client_lock:
-                if self._client is None:
-                    # `import anthropic` takes about a second: keep it off the event loop.
-                    await asyncio.to_thread(self._make_client)
-        params = build_params(self.model, request)
-        attempts = with_retries(
-            lambda: self._attempt(params), retries=self.retries, backoff_base=self.backoff_base
-        )
-        async for event in attempts:
-            yield event
+    def __init__(
+        self, model: str, *, api_key_env: str = "ANTHROPIC_API_KEY", **options: Any
+    ) -> None:
+        super().__init__(model, api_key_env=api_key_env, **options)
+
+    def _build_params(self, request: ChatRequest) -> dict[str, Any]:
+        return build_params(self.model, request)
 
     def _make_client(self) -> None:
         import anthropic
@@ -72,18 +48,6 @@ class AnthropicProvider:
         self._client = anthropic.AsyncAnthropic(
             api_key=self._api_key, base_url=self._base_url, max_retries=0
         )
-
-    async def aclose(self) -> None:
-        """Close the HTTP client (its connections belong to the running event loop)."""
-        client, self._client = self._client, None
-        if client is not None:
-            await client.close()
-
-    @property
-    def base_url(self) -> str:
-        if self._client is not None:
-            return str(self._client.base_url)
-        return self._base_url or DEFAULT_BASE_URL
 
     def _error(self, exc: BaseException, *, streaming: bool) -> ProviderError:
         return provider_errors.from_sdk(

@@ -6,7 +6,6 @@ OpenRouter...) through the base URL.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -23,7 +22,7 @@ from agent_core.llm.base import (
     UsageReport,
 )
 from agent_core.llm.openai_format import build_params
-from agent_core.llm.retry import with_retries
+from agent_core.llm.sdk_provider import SDKProvider
 from agent_core.llm.tool_input import parse_tool_input
 from agent_core.usage import Usage
 
@@ -37,42 +36,18 @@ FINISH_REASONS = {
 }
 
 
-class OpenAIProvider:
+class OpenAIProvider(SDKProvider):
     """Streams chat completions; the SDK is imported on first use, off the event loop."""
 
     name = "openai"
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        api_key: str | None = None,
-        base_url: str | None = None,
-        retries: int = 4,
-        backoff_base: float = 1.0,
-        api_key_env: str = "OPENAI_API_KEY",
-    ) -> None:
-        self.model = model
-        self.retries = retries
-        self.backoff_base = backoff_base
-        self._api_key = api_key
-        self._base_url = base_url
-        self._key_env = api_key_env
-        self._client: Any = None
-        self._sdk: Any = None
-        self._client_lock = asyncio.Lock()  # parallel first requests build one client
+    default_base_url = DEFAULT_BASE_URL
 
-    async def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
-        if self._client is None:
-            async with self._client_lock:
-                if self._client is None:
-                    await asyncio.to_thread(self._make_client)
-        params = build_params(self.model, request)
-        attempts = with_retries(
-            lambda: self._attempt(params), retries=self.retries, backoff_base=self.backoff_base
-        )
-        async for event in attempts:
-            yield event
+    def __init__(self, model: str, *, api_key_env: str = "OPENAI_API_KEY", **options: Any) -> None:
+        super().__init__(model, api_key_env=api_key_env, **options)
+
+    def _build_params(self, request: ChatRequest) -> dict[str, Any]:
+        return build_params(self.model, request)
 
     def _make_client(self) -> None:
         import openai
@@ -86,18 +61,6 @@ class OpenAIProvider:
             raise ProviderError(
                 "not_configured", f"no API key configured: set {self._key_env}"
             ) from exc
-
-    async def aclose(self) -> None:
-        """Close the HTTP client (its connections belong to the running event loop)."""
-        client, self._client = self._client, None
-        if client is not None:
-            await client.close()
-
-    @property
-    def base_url(self) -> str:
-        if self._client is not None:
-            return str(self._client.base_url)
-        return self._base_url or DEFAULT_BASE_URL
 
     def _error(self, exc: BaseException, *, streaming: bool) -> ProviderError:
         return provider_errors.from_sdk(

@@ -1,0 +1,80 @@
+"""What the vendor-SDK providers share: a lazily built client, retries, closing.
+
+The SDK is imported and its client built on the first ``stream()``, in a thread
+(``import anthropic`` alone takes about a second), so start-up stays fast.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator
+from typing import Any
+
+from agent_core.llm.base import ChatRequest, StreamEvent
+from agent_core.llm.retry import with_retries
+
+
+class SDKProvider(ABC):
+    """Base for providers built on an official SDK; subclasses add the wire details."""
+
+    name = ""
+    default_base_url = ""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        retries: int = 4,
+        backoff_base: float = 1.0,
+        api_key_env: str = "",
+    ) -> None:
+        self.model = model
+        self.retries = retries
+        self.backoff_base = backoff_base
+        self._api_key = api_key
+        self._base_url = base_url
+        self._key_env = api_key_env
+        self._client: Any = None
+        self._sdk: Any = None
+        self._client_lock = asyncio.Lock()  # parallel first requests build one client
+
+    async def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
+        if self._client is None:
+            async with self._client_lock:
+                if self._client is None:
+                    await asyncio.to_thread(self._make_client)
+        params = self._build_params(request)
+        attempts = with_retries(
+            lambda: self._attempt(params), retries=self.retries, backoff_base=self.backoff_base
+        )
+        async for event in attempts:
+            yield event
+
+    async def aclose(self) -> None:
+        """Close the HTTP client (its connections belong to the running event loop)."""
+        client, self._client = self._client, None
+        if client is not None:
+            await client.close()
+
+    @property
+    def base_url(self) -> str:
+        if self._client is not None:
+            return str(self._client.base_url)
+        return self._base_url or self.default_base_url
+
+    # --- for subclasses ------------------------------------------------------
+
+    @abstractmethod
+    def _make_client(self) -> None:
+        """Import the SDK and build ``self._client`` (runs in a worker thread)."""
+
+    @abstractmethod
+    def _build_params(self, request: ChatRequest) -> dict[str, Any]:
+        """The vendor's request parameters for a provider-neutral request."""
+
+    @abstractmethod
+    def _attempt(self, params: dict[str, Any]) -> AsyncIterator[StreamEvent]:
+        """One streaming request, mapped to provider-neutral stream events."""
