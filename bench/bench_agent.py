@@ -37,8 +37,9 @@ async def raw_sdk(server, bodies: list[dict]) -> None:
     """The SDK alone sending the very request bodies the agent sent, consuming each stream."""
     import anthropic
 
-    client = anthropic.AsyncAnthropic(api_key="bench", base_url=server.anthropic_base_url,
-                                      max_retries=0)
+    client = anthropic.AsyncAnthropic(
+        api_key="bench", base_url=server.anthropic_base_url, max_retries=0
+    )
     for body in bodies:
         params = {k: v for k, v in body.items() if k != "stream"}
         stream = await client.messages.create(**params, stream=True)

@@ -89,8 +89,10 @@ class ToolExecutor:
                 self.unknown_calls += 1
                 message = f"unknown tool {call.name!r}; available tools: {names}"
             else:  # a real tool the current mode does not offer (plan mode)
-                message = (f"{call.name} is not available in the current permission mode; "
-                           f"available tools: {names}")
+                message = (
+                    f"{call.name} is not available in the current permission mode; "
+                    f"available tools: {names}"
+                )
             await env.emit(
                 ev.ToolCall(
                     call_id=call.id,
@@ -165,16 +167,24 @@ class ToolExecutor:
         if isinstance(content, str) and env.shape_result is not None:
             shaped = env.shape_result(call.id, content)
             if shaped != content:
-                await env.emit(ev.Compaction(layer="spill", tokens_before=len(content) // 4,
-                                             tokens_after=len(shaped) // 4,
-                                             note=f"{call.name} output saved to a file"))
+                await env.emit(
+                    ev.Compaction(
+                        layer="spill",
+                        tokens_before=len(content) // 4,
+                        tokens_after=len(shaped) // 4,
+                        note=f"{call.name} output saved to a file",
+                    )
+                )
             content = shaped
         result = ToolResultBlock(tool_use_id=call.id, content=content, is_error=output.is_error)
         if env.audit:
-            executed = {"duration_ms": int(duration * 1000),
-                        **ctx.extra.get("last_exec", {}).get(call.id, {})}
-            env.audit.write("exec", call_id=call.id, tool=call.name, is_error=output.is_error,
-                            **executed)
+            executed = {
+                "duration_ms": int(duration * 1000),
+                **ctx.extra.get("last_exec", {}).get(call.id, {}),
+            }
+            env.audit.write(
+                "exec", call_id=call.id, tool=call.name, is_error=output.is_error, **executed
+            )
         return await self._finish(call, result, duration)
 
     async def _authorize(self, tool: Tool, call: ToolUseBlock, args: Any) -> ToolResultBlock | None:

@@ -230,7 +230,9 @@ class Runtime:
                 await emit(ev.Notice(level="warning", message=outcome.warning))
             return ChatRequest(
                 messages=list(self.conversation.messages),
-                system=system_blocks(self.cwd, self.mode, git=git, extras=[memory] if memory else []),
+                system=system_blocks(
+                    self.cwd, self.mode, git=git, extras=[memory] if memory else []
+                ),
                 tools=self.registry.specs(lambda t: t in tools),
                 max_tokens=limits.max_output_tokens,
             )
@@ -341,8 +343,9 @@ class Runtime:
     def _replace_history(self, outcome: Any) -> None:
         if outcome.compacted:
             self.conversation.replace(outcome.new_history)
-            self.store.append_compaction(outcome.new_history, outcome.tokens_before,
-                                         outcome.tokens_after)
+            self.store.append_compaction(
+                outcome.new_history, outcome.tokens_before, outcome.tokens_after
+            )
 
     async def close(self) -> None:
         from agent_core.tools.shells import close_all

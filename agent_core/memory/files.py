@@ -37,5 +37,5 @@ def load_memory(home: Path, project: Path, *, per_file: int = 6_000, total: int 
             text = text[:room] + CUT
         used += min(len(text), room)
         label = "user memory" if path.parent == home else f"project memory: {path.name}"
-        parts.append(f"<memory source=\"{label}\">\n{text}\n</memory>")
+        parts.append(f'<memory source="{label}">\n{text}\n</memory>')
     return "\n".join(parts)

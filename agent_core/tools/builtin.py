@@ -20,7 +20,17 @@ def builtin_tools() -> list[Tool]:
     from agent_core.tools.write import WriteTool
 
     return [
-        ReadTool(), GlobTool(), GrepTool(), LSTool(), WriteTool(), EditTool(), MultiEditTool(),
-        BashTool(), BashOutputTool(), KillShellTool(), TodoWriteTool(), WebFetchTool(),
+        ReadTool(),
+        GlobTool(),
+        GrepTool(),
+        LSTool(),
+        WriteTool(),
+        EditTool(),
+        MultiEditTool(),
+        BashTool(),
+        BashOutputTool(),
+        KillShellTool(),
+        TodoWriteTool(),
+        WebFetchTool(),
         ExitPlanModeTool(),
     ]

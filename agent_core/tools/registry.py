@@ -34,6 +34,4 @@ class ToolRegistry:
 
     def specs(self, keep: Callable[[Tool], bool] | None = None) -> list[ToolSpec]:
         """Tool definitions for the model, in registration order (stable for caching)."""
-        return [
-            ToolSpec(t.name, t.description, input_schema(t.params)) for t in self.tools(keep)
-        ]
+        return [ToolSpec(t.name, t.description, input_schema(t.params)) for t in self.tools(keep)]

@@ -239,14 +239,25 @@ def test_allowed_tools_flag_lets_the_command_run(fake_llm, project, monkeypatch,
 def test_parallel_tool_calls_through_the_channel(fake_llm, project, monkeypatch, capsys) -> None:
     (project / "a.txt").write_text("alpha\n")
     (project / "b.txt").write_text("beta\n")
-    fake_llm.script([
-        {"tool_calls": [{"id": "r1", "name": "Read", "input": {"file_path": "a.txt"}},
-                        {"id": "r2", "name": "Grep", "input": {"pattern": "beta"}},
-                        {"id": "r3", "name": "Read", "input": {"file_path": "b.txt"}}]},
-        {"text": "both read"},
-    ])
-    code, out, err = run_cli(["-p", "read both", "--output-format", "stream-json"],
-                             fake_llm.env("openai"), project, monkeypatch, capsys)
+    fake_llm.script(
+        [
+            {
+                "tool_calls": [
+                    {"id": "r1", "name": "Read", "input": {"file_path": "a.txt"}},
+                    {"id": "r2", "name": "Grep", "input": {"pattern": "beta"}},
+                    {"id": "r3", "name": "Read", "input": {"file_path": "b.txt"}},
+                ]
+            },
+            {"text": "both read"},
+        ]
+    )
+    code, out, err = run_cli(
+        ["-p", "read both", "--output-format", "stream-json"],
+        fake_llm.env("openai"),
+        project,
+        monkeypatch,
+        capsys,
+    )
     assert code == 0, err
     sent = fake_llm.requests[1].body["messages"]
     tool_messages = [m for m in sent if m["role"] == "tool"]
@@ -254,10 +265,17 @@ def test_parallel_tool_calls_through_the_channel(fake_llm, project, monkeypatch,
     assert "alpha" in tool_messages[0]["content"] and "b.txt" in tool_messages[1]["content"]
 
 
-def test_demo_denied_edit_reaches_the_model_and_the_tour_goes_on(project, monkeypatch, capsys) -> None:
+def test_demo_denied_edit_reaches_the_model_and_the_tour_goes_on(
+    project, monkeypatch, capsys
+) -> None:
     (project / "README.md").write_text("# Demo project\nTODO: try mewcode\n")
-    code, out, err = run_cli(["--demo", "-p", "show me", "--output-format", "stream-json"], {}, project,
-                             monkeypatch, capsys)
+    code, out, err = run_cli(
+        ["--demo", "-p", "show me", "--output-format", "stream-json"],
+        {},
+        project,
+        monkeypatch,
+        capsys,
+    )
     assert code == 0, err
     lines = [json.loads(line) for line in out.splitlines()]
     results = [c for line in lines if line["type"] == "user" for c in line["message"]["content"]]
@@ -268,12 +286,30 @@ def test_demo_denied_edit_reaches_the_model_and_the_tour_goes_on(project, monkey
 
 
 def test_permissions_check_prints_the_verdict_and_runs_nothing(project, capsys) -> None:
-    code = main(["permissions", "check", "Bash", '{"command": "rm -rf / --no-preserve-root"}',
-                 "--cwd", str(project)])
+    code = main(
+        [
+            "permissions",
+            "check",
+            "Bash",
+            '{"command": "rm -rf / --no-preserve-root"}',
+            "--cwd",
+            str(project),
+        ]
+    )
     verdict = json.loads(capsys.readouterr().out)
     assert code == 0 and verdict["decision"] == "deny" and verdict["layer"] == "blacklist"
-    code = main(["permissions", "check", "Edit", '{"file_path": "src/a.py", "old_string": "a", '
-                 '"new_string": "b"}', "--mode", "acceptEdits", "--cwd", str(project)])
+    code = main(
+        [
+            "permissions",
+            "check",
+            "Edit",
+            '{"file_path": "src/a.py", "old_string": "a", "new_string": "b"}',
+            "--mode",
+            "acceptEdits",
+            "--cwd",
+            str(project),
+        ]
+    )
     verdict = json.loads(capsys.readouterr().out)
     assert verdict["decision"] == "allow" and verdict["layer"] == "mode"
     code = main(["permissions", "check", "Bash", "{not json", "--cwd", str(project)])
@@ -284,5 +320,7 @@ def test_permissions_check_prints_the_verdict_and_runs_nothing(project, capsys) 
 def test_resume_errors_are_one_line(project, monkeypatch, capsys) -> None:
     code, _, err = run_cli(["--demo", "-p", "hi", "--resume"], {}, project, monkeypatch, capsys)
     assert code == 2 and err.count("\n") == 1 and "--continue" in err
-    code, _, err = run_cli(["--demo", "-p", "hi", "--resume", "nope"], {}, project, monkeypatch, capsys)
+    code, _, err = run_cli(
+        ["--demo", "-p", "hi", "--resume", "nope"], {}, project, monkeypatch, capsys
+    )
     assert code == 1 and err.count("\n") == 1 and "nope" in err

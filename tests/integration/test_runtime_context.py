@@ -43,21 +43,27 @@ async def run(runtime: Runtime, prompt: str) -> tuple[ev.TurnCompleted, list[ev.
 
 async def open_runtime(fake_llm, project, paths) -> Runtime:
     (project / "notes.txt").write_text("remember the blue door\n")
-    provider = AnthropicProvider("claude-test", api_key="test-key",
-                                 base_url=fake_llm.anthropic_base_url, retries=0)
-    return await Runtime.open(RuntimeOptions(cwd=project, paths=paths, settings=load_settings(paths),
-                                             provider=provider))
+    provider = AnthropicProvider(
+        "claude-test", api_key="test-key", base_url=fake_llm.anthropic_base_url, retries=0
+    )
+    return await Runtime.open(
+        RuntimeOptions(cwd=project, paths=paths, settings=load_settings(paths), provider=provider)
+    )
 
 
 async def test_a_growing_session_is_compacted_and_the_next_request_carries_the_summary(
-        fake_llm, project, paths) -> None:
+    fake_llm, project, paths
+) -> None:
     def responder(body: dict) -> dict:
         if is_summary_request(body):
             return {"text": SUMMARY}
         n = tool_results_in(body)
         if n < 4:
             usage = BIG if n == 3 else {"input_tokens": 500, "output_tokens": 10}
-            return {"tool_calls": [{"name": "Read", "input": {"file_path": "notes.txt"}}], "usage": usage}
+            return {
+                "tool_calls": [{"name": "Read", "input": {"file_path": "notes.txt"}}],
+                "usage": usage,
+            }
         return {"text": "finished"}
 
     fake_llm.responder = responder
@@ -76,10 +82,15 @@ async def test_a_growing_session_is_compacted_and_the_next_request_carries_the_s
     assert history_problems(runtime.history) == []
     # tool_use / tool_result pairs were never split in what the model saw next.
     for i, msg in enumerate(after["messages"]):
-        uses = [b["id"] for b in msg["content"] if isinstance(b, dict) and b.get("type") == "tool_use"]
+        uses = [
+            b["id"] for b in msg["content"] if isinstance(b, dict) and b.get("type") == "tool_use"
+        ]
         if uses:
-            results = [b["tool_use_id"] for b in after["messages"][i + 1]["content"]
-                       if b.get("type") == "tool_result"]
+            results = [
+                b["tool_use_id"]
+                for b in after["messages"][i + 1]["content"]
+                if b.get("type") == "tool_result"
+            ]
             assert results == uses
     # The session file reloads to exactly the compacted history.
     from agent_core.session.store import SessionStore
@@ -89,12 +100,16 @@ async def test_a_growing_session_is_compacted_and_the_next_request_carries_the_s
 
 
 async def test_three_failed_summaries_trip_the_breaker_and_the_user_is_told(
-        fake_llm, project, paths) -> None:
+    fake_llm, project, paths
+) -> None:
     def responder(body: dict) -> dict:
         if is_summary_request(body):
             return {"status": 400, "message": "summary refused"}
         if tool_results_in(body) < 8:
-            return {"tool_calls": [{"name": "Read", "input": {"file_path": "notes.txt"}}], "usage": BIG}
+            return {
+                "tool_calls": [{"name": "Read", "input": {"file_path": "notes.txt"}}],
+                "usage": BIG,
+            }
         return {"text": "done anyway"}
 
     fake_llm.responder = responder

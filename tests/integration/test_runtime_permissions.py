@@ -14,10 +14,13 @@ from agent_core.config.settings import load_settings
 from tests.helpers.scripted import ScriptedProvider, Step
 
 
-async def turn(paths, project, steps, answer: str | None, env_key: str = "") -> tuple[Runtime, list]:
+async def turn(
+    paths, project, steps, answer: str | None, env_key: str = ""
+) -> tuple[Runtime, list]:
     provider = ScriptedProvider(steps)
-    runtime = await Runtime.open(RuntimeOptions(cwd=project, paths=paths, settings=load_settings(paths),
-                                                provider=provider))
+    runtime = await Runtime.open(
+        RuntimeOptions(cwd=project, paths=paths, settings=load_settings(paths), provider=provider)
+    )
     channel: RendezvousChannel = RendezvousChannel()
     seen: list = []
 
@@ -41,33 +44,52 @@ def bash(call_id: str, command: str) -> Step:
 
 
 async def test_always_allow_is_saved_and_honoured_in_the_next_session(paths, project) -> None:
-    _, seen = await turn(paths, project, [bash("b1", "touch one.txt"), Step(text="ok")], "allow_always")
+    _, seen = await turn(
+        paths, project, [bash("b1", "touch one.txt"), Step(text="ok")], "allow_always"
+    )
     asks = [e for e in seen if isinstance(e, ev.ApprovalRequested)]
     assert len(asks) == 1 and asks[0].suggested_rules == ["Bash(touch:*)"]
     assert (project / "one.txt").exists()
     saved = yaml.safe_load(paths.local_settings.read_text())
     assert saved["permissions"]["allow"] == ["Bash(touch:*)"]
 
-    runtime, seen = await turn(paths, project, [bash("b2", "touch two.txt"), Step(text="ok")], "deny")
+    runtime, seen = await turn(
+        paths, project, [bash("b2", "touch two.txt"), Step(text="ok")], "deny"
+    )
     assert not [e for e in seen if isinstance(e, ev.ApprovalRequested)]
     assert (project / "two.txt").exists()
     decision = next(e for e in seen if isinstance(e, ev.PermissionDecision))
     assert decision.layer == "rules" and decision.rule == "Bash(touch:*)"
-    assert any(r.rule == "Bash(touch:*)" and r.source == str(paths.local_settings) for r in runtime.rules())
+    assert any(
+        r.rule == "Bash(touch:*)" and r.source == str(paths.local_settings) for r in runtime.rules()
+    )
 
 
 async def test_a_compound_command_saves_one_rule_per_part(paths, project) -> None:
-    _, seen = await turn(paths, project, [bash("b1", "mkdir -p out && touch out/a"), Step(text="ok")],
-                         "allow_always")
+    _, seen = await turn(
+        paths, project, [bash("b1", "mkdir -p out && touch out/a"), Step(text="ok")], "allow_always"
+    )
     ask = next(e for e in seen if isinstance(e, ev.ApprovalRequested))
     assert ask.suggested_rules == ["Bash(mkdir:*)", "Bash(touch:*)"]
-    assert yaml.safe_load(paths.local_settings.read_text())["permissions"]["allow"] == ask.suggested_rules
+    assert (
+        yaml.safe_load(paths.local_settings.read_text())["permissions"]["allow"]
+        == ask.suggested_rules
+    )
 
 
 async def test_blacklist_holds_even_in_bypass_mode_and_the_model_is_told(paths, project) -> None:
-    provider = ScriptedProvider([bash("b1", "cd / && sudo rm -rf --no-preserve-root /"), Step(text="ok")])
-    runtime = await Runtime.open(RuntimeOptions(cwd=project, paths=paths, settings=load_settings(paths),
-                                                provider=provider, mode="bypassPermissions"))
+    provider = ScriptedProvider(
+        [bash("b1", "cd / && sudo rm -rf --no-preserve-root /"), Step(text="ok")]
+    )
+    runtime = await Runtime.open(
+        RuntimeOptions(
+            cwd=project,
+            paths=paths,
+            settings=load_settings(paths),
+            provider=provider,
+            mode="bypassPermissions",
+        )
+    )
     done = await runtime.run_turn("destroy", None, can_ask=False)
     await runtime.close()
     assert done.stop_reason == "end_turn"
@@ -75,14 +97,26 @@ async def test_blacklist_holds_even_in_bypass_mode_and_the_model_is_told(paths, 
     assert result.is_error and "blacklist" in result.content
 
 
-async def test_audit_log_records_decisions_and_runs_without_secrets(paths, project, monkeypatch) -> None:
+async def test_audit_log_records_decisions_and_runs_without_secrets(
+    paths, project, monkeypatch
+) -> None:
     secret = "sk-ant-api03-SECRETSECRETSECRET"
     monkeypatch.setenv("ANTHROPIC_API_KEY", secret)
-    runtime, _ = await turn(paths, project, [bash("b1", f"echo {secret} > key.txt; exit 3"),
-                                             Step(text="ok")], "allow_once")
-    lines = [json.loads(line) for line in (runtime.store.dir / "audit.jsonl").read_text().splitlines()]
+    runtime, _ = await turn(
+        paths,
+        project,
+        [bash("b1", f"echo {secret} > key.txt; exit 3"), Step(text="ok")],
+        "allow_once",
+    )
+    lines = [
+        json.loads(line) for line in (runtime.store.dir / "audit.jsonl").read_text().splitlines()
+    ]
     decision = next(r for r in lines if r["kind"] == "decision")
-    assert decision["decision"] == "allow" and decision["layer"] == "user" and decision["who"] == "user"
+    assert (
+        decision["decision"] == "allow"
+        and decision["layer"] == "user"
+        and decision["who"] == "user"
+    )
     executed = next(r for r in lines if r["kind"] == "exec")
     assert executed["exit_code"] == 3 and executed["duration_ms"] >= 0 and "command" in executed
     raw = (runtime.store.dir / "audit.jsonl").read_text() + runtime.store.path.read_text()

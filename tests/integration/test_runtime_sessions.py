@@ -8,10 +8,13 @@ from agent_core.session import list_sessions
 from tests.helpers.scripted import ScriptedProvider, Step
 
 
-async def test_clear_starts_a_new_session_and_resume_brings_the_old_one_back(paths, project) -> None:
+async def test_clear_starts_a_new_session_and_resume_brings_the_old_one_back(
+    paths, project
+) -> None:
     provider = ScriptedProvider([Step(text="kiwi noted"), Step(text="fresh start")])
-    rt = await Runtime.open(RuntimeOptions(cwd=project, paths=paths, settings=load_settings(paths),
-                                           provider=provider))
+    rt = await Runtime.open(
+        RuntimeOptions(cwd=project, paths=paths, settings=load_settings(paths), provider=provider)
+    )
     await rt.run_turn("remember kiwi", None)
     first = rt.session_id
     await rt.new_session()
@@ -30,15 +33,25 @@ async def test_clear_starts_a_new_session_and_resume_brings_the_old_one_back(pat
     await rt.close()
 
 
-async def test_a_resumed_session_reports_its_context_use_before_the_first_turn(paths, project) -> None:
+async def test_a_resumed_session_reports_its_context_use_before_the_first_turn(
+    paths, project
+) -> None:
     provider = ScriptedProvider([Step(text="noted " * 200)])
-    rt = await Runtime.open(RuntimeOptions(cwd=project, paths=paths, settings=load_settings(paths),
-                                           provider=provider))
+    rt = await Runtime.open(
+        RuntimeOptions(cwd=project, paths=paths, settings=load_settings(paths), provider=provider)
+    )
     await rt.run_turn("remember this " * 100, None)
     session_id = rt.session_id
     await rt.close()
-    resumed = await Runtime.open(RuntimeOptions(cwd=project, paths=paths, settings=load_settings(paths),
-                                                provider=ScriptedProvider([]), resume_id=session_id))
+    resumed = await Runtime.open(
+        RuntimeOptions(
+            cwd=project,
+            paths=paths,
+            settings=load_settings(paths),
+            provider=ScriptedProvider([]),
+            resume_id=session_id,
+        )
+    )
     # System prompt + tool definitions + the two messages, estimated.
     assert resumed.context_tokens > resumed.context_breakdown()["tool_definitions"] + 300
     await resumed.close()

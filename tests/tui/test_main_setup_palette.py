@@ -33,8 +33,10 @@ async def test_first_run_with_a_key_saves_the_provider(project, paths, monkeypat
     app = MewCodeApp(options, clock=lambda: 0.0)
     async with app.run_test(size=(100, 34)) as pilot:
         # Wait until the setup screen is fully mounted before answering it.
-        await wait_until(pilot, lambda: isinstance(app.screen, SetupScreen)
-                         and bool(app.screen.query("#methods")))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, SetupScreen) and bool(app.screen.query("#methods")),
+        )
         await pilot.pause()
         app.screen.dismiss(SetupChoice("anthropic", api_key="sk-ant-test-key"))
         screen = app.main_screen

@@ -32,7 +32,9 @@ def test_agent_core_never_imports_textual(module: str) -> None:
 
 
 def test_runtime_import_does_not_load_vendor_sdks() -> None:
-    loaded = modules_after("import agent_core.agent.runtime, agent_core.tools.builtin as b; b.builtin_tools()")
+    loaded = modules_after(
+        "import agent_core.agent.runtime, agent_core.tools.builtin as b; b.builtin_tools()"
+    )
     for sdk in ("anthropic", "openai", "mcp"):
         assert sdk not in loaded, f"{sdk} imported eagerly"
 

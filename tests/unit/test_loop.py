@@ -270,7 +270,9 @@ async def test_exit_plan_mode_approval_switches_mode(answer: str, mode: str) -> 
     assert h.of(ev.ModeChanged)[0].mode == mode
 
 
-async def test_a_real_tool_the_mode_does_not_offer_is_refused_but_not_counted_as_hallucinated() -> None:
+async def test_a_real_tool_the_mode_does_not_offer_is_refused_but_not_counted_as_hallucinated() -> (
+    None
+):
     steps = [Step(calls=[(f"t{i}", "Touch", {"text": "x"})]) for i in range(4)] + [Step(text="ok")]
     h = Harness(steps)
     h.executor.env.allowed_names = lambda: {"Echo"}

@@ -14,7 +14,9 @@ def test_memory_files_load_in_order_within_budgets(tmp_path) -> None:
     (project / "CLAUDE.md").write_text("x" * 10_000)
     (project / "MEWCODE.local.md").write_text("local: my db is on port 5433")
     text = load_memory(home, project, per_file=6_000, total=16_000)
-    assert text.index("prefer tabs") < text.index("make test") < text.index("xxx") < text.index("5433")
+    assert (
+        text.index("prefer tabs") < text.index("make test") < text.index("xxx") < text.index("5433")
+    )
     assert text.count("x" * 6_001) == 0 and "[... cut" in text
 
 
@@ -33,8 +35,9 @@ async def test_the_model_sees_the_project_memory(paths, project) -> None:
 
     (project / "MEWCODE.md").write_text("Always run `make check` before committing.")
     provider = ScriptedProvider([Step(text="ok")])
-    rt = await Runtime.open(RuntimeOptions(cwd=project, paths=paths, settings=load_settings(paths),
-                                           provider=provider))
+    rt = await Runtime.open(
+        RuntimeOptions(cwd=project, paths=paths, settings=load_settings(paths), provider=provider)
+    )
     await rt.run_turn("hi", None)
     await rt.close()
     env_block = provider.requests[0].system[1]

@@ -89,9 +89,11 @@ def test_a_compacted_history_shows_a_marker_not_the_summary_text() -> None:
     from agent_core.messages import Message, TextBlock, user_text
     from mewcode_tui.transcript import NoticeEntry, UserEntry, transcript_from_history
 
-    history = build_compacted_history("## 1. Primary request and intent\n- x", "restore block",
-                                      [user_text("next question"),
-                                       Message(role="assistant", content=[TextBlock("answer")])])
+    history = build_compacted_history(
+        "## 1. Primary request and intent\n- x",
+        "restore block",
+        [user_text("next question"), Message(role="assistant", content=[TextBlock("answer")])],
+    )
     entries = transcript_from_history(history).entries
     assert isinstance(entries[0], NoticeEntry) and "summarised" in entries[0].text
     assert [e.text for e in entries if isinstance(e, UserEntry)] == ["next question"]
