@@ -87,8 +87,10 @@ class Runtime:
             opts.paths, opts.settings, opts.cli_rules, lambda: self.mode
         )
         self._file_stamps: dict[str, Any] = {}
-        self._tool_state: dict[str, Any] = {
-            "bash_output_chars": opts.settings.limits.bash_output_chars
+        limits = opts.settings.limits
+        self._tool_state: dict[str, Any] = {  # per-session state and limits the tools read
+            "bash_output_chars": limits.bash_output_chars,
+            "bash_timeout_ms": limits.bash_timeout_ms,
         }
         self._attach(store, history)
 
