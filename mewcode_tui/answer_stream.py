@@ -67,10 +67,18 @@ class AnswerStream:
             text = "".join(self._pending)
             self._pending.clear()
             started = time.perf_counter()
-            await self._show(text)
-            # A slow flush (a fast stream, a big segment) spaces out the next ones,
-            # so rendering never takes more than about a third of the loop.
-            self._interval = max(FLUSH_SECONDS, 2 * (time.perf_counter() - started))
+            # One repaint for the whole batch, not one per mount along the way.
+            with self.log.app.batch_update():
+                await self._show(text)
+            self.log.call_after_refresh(self._settled, started)
+
+    def _settled(self, started: float) -> None:
+        """The flush is on screen: space the next one by what it cost, repaint included.
+
+        A slow flush (a fast stream, a big segment) spaces out the next ones,
+        so showing text never takes more than about a third of the loop.
+        """
+        self._interval = max(FLUSH_SECONDS, 2 * (time.perf_counter() - started))
 
     async def _show(self, text: str) -> None:
         self.log.note_streaming()

@@ -18,8 +18,8 @@ from mewcode_tui.transcript import AssistantEntry
 class AssistantMessageView(Markdown):
     """Assistant Markdown; new text streams in through one ``MarkdownStream``."""
 
-    def __init__(self, entry: AssistantEntry) -> None:
-        super().__init__(entry.text)
+    def __init__(self, entry: AssistantEntry, *, classes: str | None = None) -> None:
+        super().__init__(entry.text, classes=classes)
         self.entry = entry
         self._stream = None
 
@@ -78,8 +78,8 @@ class AssistantTextView(Widget):
     }
     """
 
-    def __init__(self, entry: AssistantEntry) -> None:
-        super().__init__()
+    def __init__(self, entry: AssistantEntry, *, classes: str | None = None) -> None:
+        super().__init__(classes=classes)
         self.entry = entry
         self._key: tuple[int, bool] | None = None
         self._text: Text | None = None

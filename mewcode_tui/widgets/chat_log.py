@@ -42,13 +42,12 @@ def view_for_entry(entry: Entry) -> Widget:
         case AssistantEntry():
             from mewcode_tui.widgets import assistant_view
 
-            view = (
-                assistant_view.AssistantTextView(entry)  # one widget, not one per block
-                if entry.done
-                else assistant_view.AssistantMessageView(entry)
-            )
-            view.set_class(entry.continued, "-continued")
-            return view
+            # The class is given at construction: set_class() on a new widget runs
+            # a stylesheet update, once per segment of a fast stream.
+            classes = "-continued" if entry.continued else None
+            if entry.done:  # one widget, not one per block
+                return assistant_view.AssistantTextView(entry, classes=classes)
+            return assistant_view.AssistantMessageView(entry, classes=classes)
         case ThinkingEntry():
             return ThinkingView(entry)
         case ToolRoundEntry():
