@@ -13,7 +13,13 @@ import asyncio
 import time
 from typing import TYPE_CHECKING
 
-from mewcode_tui.transcript import SEGMENT_CHARS, AssistantEntry, Transcript, segment_cut
+from mewcode_tui.transcript import (
+    SEGMENT_CHARS,
+    AssistantEntry,
+    Transcript,
+    last_cut,
+    segment_cut,
+)
 
 if TYPE_CHECKING:
     from mewcode_tui.widgets.chat_log import ChatLog
@@ -28,10 +34,15 @@ def split_segments(segment_text: str, text: str, limit: int = SEGMENT_CHARS) -> 
     while True:
         cut = segment_cut(current, text, limit)
         if cut is None:
-            pieces.append(text)
-            return pieces
+            break
         pieces.append(text[:cut])
         text, current = text[cut:], ""
+    if pieces and (cut := last_cut(text)):
+        # The segment completed last takes the tail's whole paragraphs with it.
+        pieces[-1] += text[:cut]
+        text = text[cut:]
+    pieces.append(text)
+    return pieces
 
 
 class AnswerStream:
@@ -100,6 +111,7 @@ class AnswerStream:
             added.append(self.transcript.add(segment))
             self._segment_chars = len(piece)
         view = None if new else self.log.view(entry)
+        width = view.size.width if view is not None else 0
         if view is not None:
             if entry.done:
                 # About to become a compact view: nothing to stream, no final re-parse.
@@ -109,6 +121,22 @@ class AnswerStream:
                 await view.write(pieces[0])  # type: ignore[attr-defined]
         if added:
             await self.log.append_all(added)
+        finished = [e for e in ([] if new else [entry]) + added if e.done]
+        if width and finished:
+            self._measure_bottom(finished, width)
+
+    def _measure_bottom(self, finished: list[AssistantEntry], width: int) -> None:
+        """Render the finished segments that will be on screen (the newest, a screenful).
+
+        All assistant views share the live view's width, so they can be measured
+        before their first layout; the rest keep their estimate until shown or idle.
+        """
+        rows = 0
+        for entry in reversed(finished):
+            view = self.log.view(entry)
+            if view is None or rows >= self.log.size.height:
+                return
+            rows += view.measure_at(width)  # type: ignore[attr-defined]
 
     def reset(self) -> None:
         """Forget the open segment's size (its message ended)."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -216,8 +217,26 @@ def segment_cut(text: str, delta: str, limit: int = SEGMENT_CHARS) -> int | None
         search_from = at + 1
 
 
+def last_cut(piece: str) -> int | None:
+    """The last place a segment that starts with ``piece`` may end (same rules as a cut).
+
+    A fast stream completes segments several at a time: ending the last of them
+    here leaves the new live segment only the text after the last paragraph,
+    instead of up to a whole segment of Markdown to build at once.
+    """
+    fences = [match.start() for match in _FENCE.finditer(piece)]
+    end = len(piece)
+    while (at := piece.rfind("\n\n", 0, end)) >= 0:
+        cut = at + 2
+        if piece[cut : cut + 1] not in (" ", "\t", "\n") and bisect_left(fences, cut) % 2 == 0:
+            return cut
+        end = at + 1
+    return None
+
+
 def transcript_from_history(history: list[Message]) -> Transcript:
     """Rebuild a transcript from saved messages (resume): text, thinking and tool rounds."""
+    from agent_core.context.compaction import ACK_TEXT, is_summary
     from agent_core.messages import (
         TextBlock,
         ThinkingBlock,
@@ -225,8 +244,6 @@ def transcript_from_history(history: list[Message]) -> Transcript:
         ToolUseBlock,
         result_text,
     )
-
-    from agent_core.context.compaction import ACK_TEXT, is_summary
 
     transcript = Transcript()
     for message in history:

@@ -132,6 +132,16 @@ class AssistantTextView(Widget):
             self.refresh(layout=True)
         return self._rows - before
 
+    def measure_at(self, width: int) -> int:
+        """Render now for ``width`` (before the first layout); returns the rows it takes.
+
+        For a view that will be on screen as soon as it is laid out: measured
+        up front, its first layout is final instead of an estimate corrected
+        by one more layout (and repaint) per view.
+        """
+        self._text_for(width)
+        return self._rows
+
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         width = max(1, width)
         if self._text is not None and self._key == self._theme_key(width):
