@@ -191,7 +191,7 @@ class Transcript:
         return list(self.calls.values())
 
 
-SEGMENT_CHARS = 2_000
+SEGMENT_CHARS = 1_000
 _FENCE = re.compile(r"^ {0,3}(```|~~~)", re.MULTILINE)
 
 
