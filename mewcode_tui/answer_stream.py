@@ -87,9 +87,9 @@ class AnswerStream:
         """The flush is on screen: space the next one by what it cost, repaint included.
 
         A slow flush (a fast stream, a big segment) spaces out the next ones,
-        so showing text never takes more than about a third of the loop.
+        so showing text never takes more than about a quarter of the loop.
         """
-        self._interval = max(FLUSH_SECONDS, 2 * (time.perf_counter() - started))
+        self._interval = max(FLUSH_SECONDS, 3 * (time.perf_counter() - started))
 
     async def _show(self, text: str) -> None:
         self.log.note_streaming()
