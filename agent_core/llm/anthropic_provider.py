@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-from agent_core.errors import ProviderError
 from agent_core.llm import provider_errors
 from agent_core.llm.anthropic_format import build_params
 from agent_core.llm.base import (
@@ -47,16 +46,6 @@ class AnthropicProvider(SDKProvider):
         self._sdk = anthropic
         self._client = anthropic.AsyncAnthropic(
             api_key=self._api_key, base_url=self._base_url, max_retries=0
-        )
-
-    def _error(self, exc: BaseException, *, streaming: bool) -> ProviderError:
-        return provider_errors.from_sdk(
-            exc,
-            self._sdk,
-            key_env=self._key_env,
-            base_url=self.base_url,
-            secret=self._api_key or getattr(self._client, "api_key", None),
-            streaming=streaming,
         )
 
     async def _attempt(self, params: dict[str, Any]) -> AsyncIterator[StreamEvent]:

@@ -62,16 +62,6 @@ class OpenAIProvider(SDKProvider):
                 "not_configured", f"no API key configured: set {self._key_env}"
             ) from exc
 
-    def _error(self, exc: BaseException, *, streaming: bool) -> ProviderError:
-        return provider_errors.from_sdk(
-            exc,
-            self._sdk,
-            key_env=self._key_env,
-            base_url=self.base_url,
-            secret=self._api_key or getattr(self._client, "api_key", None),
-            streaming=streaming,
-        )
-
     async def _attempt(self, params: dict[str, Any]) -> AsyncIterator[StreamEvent]:
         try:
             response = await self._client.chat.completions.create(**params)

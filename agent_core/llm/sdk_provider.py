@@ -11,6 +11,8 @@ from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator
 from typing import Any
 
+from agent_core.errors import ProviderError
+from agent_core.llm import provider_errors
 from agent_core.llm.base import ChatRequest, StreamEvent
 from agent_core.llm.retry import with_retries
 
@@ -64,6 +66,17 @@ class SDKProvider(ABC):
         if self._client is not None:
             return str(self._client.base_url)
         return self._base_url or self.default_base_url
+
+    def _error(self, exc: BaseException, *, streaming: bool) -> ProviderError:
+        """Any SDK failure as one ProviderError with a human message (never the key)."""
+        return provider_errors.from_sdk(
+            exc,
+            self._sdk,
+            key_env=self._key_env,
+            base_url=self.base_url,
+            secret=self._api_key or getattr(self._client, "api_key", None),
+            streaming=streaming,
+        )
 
     # --- for subclasses ------------------------------------------------------
 
