@@ -164,11 +164,7 @@ def save_theme(paths: MewcodePaths, name: str) -> None:
     Raises ConfigError when the settings file cannot be read or written.
     """
     try:
-        set_value(paths.user_settings, "theme", name)
-    except yaml.YAMLError:
-        raise ConfigError(
-            f"{paths.user_settings} is not valid YAML; theme {name!r} was not saved"
-        ) from None
+        set_value(paths.user_settings, "theme", name)  # ConfigError names the file and problem
     except OSError as exc:
         raise ConfigError(f"{paths.user_settings}: cannot save theme: {exc.strerror}") from None
 

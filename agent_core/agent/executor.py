@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from agent_core import events as ev
+from agent_core.errors import MewCodeError
 from agent_core.messages import ToolResultBlock, ToolUseBlock
 from agent_core.tools.base import Tool, ToolContext, ToolError, ToolOutput, validate_input
 from agent_core.tools.registry import ToolRegistry
@@ -213,7 +214,13 @@ class ToolExecutor:
                     if answer == "allow_session":
                         env.gate.grant_session(verdict.suggested_rules)
                     elif answer == "allow_always":
-                        env.gate.grant_always(verdict.suggested_rules)
+                        try:
+                            env.gate.grant_always(verdict.suggested_rules)
+                        except MewCodeError as exc:  # the call stays allowed for the session
+                            env.gate.grant_session(verdict.suggested_rules)
+                            await env.emit(
+                                ev.Notice(level="warning", message=f"rule not saved: {exc}")
+                            )
         await env.emit(
             ev.PermissionDecision(
                 call_id=call.id, decision=decision, layer=layer, reason=reason, rule=verdict.rule

@@ -7,6 +7,7 @@ layers still apply, so the app always starts.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -15,6 +16,7 @@ import yaml
 
 from agent_core.config.paths import MewcodePaths
 from agent_core.errors import ConfigError
+from agent_core.fsutil import atomic_write_text
 
 Mode = Literal["default", "acceptEdits", "plan", "bypassPermissions"]
 MODES: tuple[str, ...] = ("default", "acceptEdits", "plan", "bypassPermissions")
@@ -142,11 +144,10 @@ def load_settings_file(path: Path) -> RawSettings | None:
     except msgspec.ValidationError as exc:
         msg = str(exc)
         key_path = _path_from_error(msg)
-        if raw_limits_error := (not key_path and "limits" in data):
+        if not key_path and "limits" in data:  # Limits is checked on its own, without a path
             key_path = ["limits"]
         line = _yaml_line(text, key_path)
         where = f" line {line}" if line else ""
-        del raw_limits_error
         raise ConfigError(f"{path}{where}: {msg}") from None
 
 
@@ -184,44 +185,77 @@ def load_settings(paths: MewcodePaths) -> Settings:
     return merged
 
 
+def read_settings_mapping(file: Path) -> dict[str, Any]:
+    """A settings file's top-level mapping ({} when absent), for editing.
+
+    Raises ConfigError rather than returning something that, written back,
+    would overwrite what the user has in the file.
+    """
+    try:
+        loaded = yaml.safe_load(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except yaml.YAMLError as exc:
+        problem = getattr(exc, "problem", None) or "parse error"
+        raise ConfigError(f"{file} is not valid YAML ({problem}); it was left unchanged") from None
+    except OSError as exc:
+        raise ConfigError(
+            f"{file}: cannot read it ({exc.strerror}); it was left unchanged"
+        ) from None
+    if loaded is None:
+        return {}
+    if not isinstance(loaded, dict):
+        raise ConfigError(f"{file}: expected a mapping of settings; it was left unchanged")
+    return loaded
+
+
+def _edit_settings(file: Path, change: Callable[[dict[str, Any]], bool]) -> bool:
+    """Read, change and atomically rewrite a settings file; False if nothing changed."""
+    data = read_settings_mapping(file)
+    if not change(data):
+        return False
+    atomic_write_text(file, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    return True
+
+
+def _rule_list(data: dict[str, Any], kind: str, file: Path) -> list[Any]:
+    perms = data.setdefault("permissions", {})
+    if not isinstance(perms, dict) or not isinstance(perms.setdefault(kind, []), list):
+        raise ConfigError(f"{file}: permissions.{kind} is not a list; it was left unchanged")
+    return perms[kind]
+
+
 def append_rule(file: Path, kind: Literal["allow", "deny", "ask"], rule: str) -> None:
     """Add a permission rule to a settings file (atomic rewrite), keeping the rest."""
-    data: dict[str, Any] = {}
-    if file.exists():
-        loaded = yaml.safe_load(file.read_text(encoding="utf-8"))
-        if isinstance(loaded, dict):
-            data = loaded
-    perms = data.setdefault("permissions", {})
-    rules = perms.setdefault(kind, [])
-    if rule not in rules:
+
+    def add(data: dict[str, Any]) -> bool:
+        rules = _rule_list(data, kind, file)
+        if rule in rules:
+            return False
         rules.append(rule)
-    _atomic_write(file, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+        return True
+
+    _edit_settings(file, add)
 
 
 def remove_rule(file: Path, kind: str, rule: str) -> bool:
-    if not file.exists():
-        return False
-    data = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
-    rules = data.get("permissions", {}).get(kind, [])
-    if rule not in rules:
-        return False
-    rules.remove(rule)
-    _atomic_write(file, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
-    return True
+    """Delete a permission rule from a settings file; False if it was not there."""
+
+    def drop(data: dict[str, Any]) -> bool:
+        rules = _rule_list(data, kind, file)
+        if rule not in rules:
+            return False
+        rules.remove(rule)
+        return True
+
+    return file.exists() and _edit_settings(file, drop)
 
 
 def set_value(file: Path, key: str, value: Any) -> None:
     """Set one top-level key in a settings file (used for theme, model...)."""
-    data: dict[str, Any] = {}
-    if file.exists():
-        loaded = yaml.safe_load(file.read_text(encoding="utf-8"))
-        if isinstance(loaded, dict):
-            data = loaded
-    data[key] = value
-    _atomic_write(file, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
 
+    def put(data: dict[str, Any]) -> bool:
+        data[key] = value
+        return True
 
-def _atomic_write(file: Path, text: str) -> None:
-    from agent_core.fsutil import atomic_write_text
-
-    atomic_write_text(file, text)
+    _edit_settings(file, put)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
 from urllib.parse import urlsplit
 
 import msgspec
@@ -24,6 +24,7 @@ from textual.widgets import Button, Footer, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from agent_core.config.paths import MewcodePaths
+from agent_core.config.settings import read_settings_mapping
 from agent_core.errors import ConfigError
 from agent_core.fsutil import atomic_write_text, ensure_dir, fsync_dir
 
@@ -77,16 +78,6 @@ def validate_choice(method: Method, api_key: str, base_url: str, model: str) -> 
     return SetupChoice("openai", api_key=api_key or None, base_url=base_url, model=model)
 
 
-def _read_yaml_mapping(file: Path) -> dict[str, Any]:
-    try:
-        loaded = yaml.safe_load(file.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
-    except yaml.YAMLError:
-        raise ConfigError(f"{file} is not valid YAML; fix or remove it, then try again") from None
-    return loaded if isinstance(loaded, dict) else {}
-
-
 def _write_private(file: Path, text: str) -> None:
     """Atomic write of a file that is mode 0600 from its first byte."""
     ensure_dir(file.parent)
@@ -106,7 +97,7 @@ def apply_setup(choice: SetupChoice, paths: MewcodePaths) -> None:
     """Persist a setup choice; the demo is a trial and saves nothing."""
     if choice.provider == "demo":
         return
-    settings = _read_yaml_mapping(paths.user_settings)
+    settings = read_settings_mapping(paths.user_settings)
     settings["provider"] = choice.provider
     for key in ("model", "base_url"):
         value = getattr(choice, key)
@@ -115,7 +106,7 @@ def apply_setup(choice: SetupChoice, paths: MewcodePaths) -> None:
         else:
             settings.pop(key, None)  # a stale URL or model would point the new key elsewhere
     if choice.api_key:
-        creds = _read_yaml_mapping(credentials_file(paths))
+        creds = read_settings_mapping(credentials_file(paths))
         creds[choice.provider] = {"api_key": choice.api_key}
         header = "# MewCode API keys, one per provider. Keep this file private (mode 0600).\n"
         _write_private(credentials_file(paths), header + yaml.safe_dump(creds, sort_keys=True))

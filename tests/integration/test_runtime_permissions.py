@@ -121,3 +121,15 @@ async def test_audit_log_records_decisions_and_runs_without_secrets(
     assert executed["exit_code"] == 3 and executed["duration_ms"] >= 0 and "command" in executed
     raw = (runtime.store.dir / "audit.jsonl").read_text() + runtime.store.path.read_text()
     assert secret not in raw
+
+
+async def test_always_allow_with_a_broken_local_settings_file_loses_nothing(paths, project) -> None:
+    paths.local_settings.parent.mkdir(parents=True)
+    paths.local_settings.write_text("permissions: [unclosed\n")
+    _, seen = await turn(
+        paths, project, [bash("b1", "touch one.txt"), Step(text="ok")], "allow_always"
+    )
+    assert (project / "one.txt").exists()  # the user's yes still counts
+    notices = [e.message for e in seen if isinstance(e, ev.Notice)]
+    assert any("rule not saved" in n and "settings.local.yaml" in n for n in notices)
+    assert paths.local_settings.read_text() == "permissions: [unclosed\n"
