@@ -18,6 +18,9 @@ from agent_core.config.paths import MewcodePaths
 from agent_core.errors import ConfigError
 from agent_core.fsutil import atomic_write_text
 
+# libyaml's loader when present: settings are read on the way to the first frame.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 Mode = Literal["default", "acceptEdits", "plan", "bypassPermissions"]
 MODES: tuple[str, ...] = ("default", "acceptEdits", "plan", "bypassPermissions")
 
@@ -126,7 +129,7 @@ def load_settings_file(path: Path) -> RawSettings | None:
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark else ""
