@@ -112,15 +112,15 @@ class AnswerStream:
             self._segment_chars = len(piece)
         view = None if new else self.log.view(entry)
         width = view.size.width if view is not None else 0
-        if view is not None:
-            if entry.done:
-                # About to become a compact view: nothing to stream, no final re-parse.
-                await view.finish(reparse=False)  # type: ignore[attr-defined]
-                await self.log.remount(entry)
-            else:
-                await view.write(pieces[0])  # type: ignore[attr-defined]
-        if added:
-            await self.log.append_all(added)
+        if view is not None and not entry.done:
+            await view.write(pieces[0])  # type: ignore[attr-defined]
+        # A burst that fills the screen on its own replaces the window (the live
+        # view included), so the finished segment's view is only swapped otherwise.
+        jumped = bool(added) and await self.log.append_all(added)
+        if view is not None and entry.done and not jumped:
+            # Now a compact view: nothing to stream, no final re-parse.
+            await view.finish(reparse=False)  # type: ignore[attr-defined]
+            await self.log.remount(entry)
         finished = [e for e in ([] if new else [entry]) + added if e.done]
         if width and finished:
             self._measure_bottom(finished, width)

@@ -6,9 +6,11 @@ frame does not wait for it.
 
 from __future__ import annotations
 
-from rich.console import RenderResult
-from rich.text import Text
+from rich.cells import cell_len
+from rich.style import Style
 from textual.geometry import Size
+from textual.selection import Selection
+from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Markdown
 
@@ -65,11 +67,11 @@ class AssistantTextView(Widget):
 
     Used for finished segments and re-mounted history, so a window of old
     answers costs one widget each instead of one per Markdown block. The
-    Markdown is rendered once per width and kept as plain styled lines, which
-    makes layout passes cheap. Rendering waits until the view is shown or
-    ``measure()`` is called (the chat log measures views when the app is idle):
-    until then layout uses an estimate, so a fast stream never pays for
-    Markdown nobody is looking at.
+    Markdown is rendered once per width into strips served line by line (the
+    Line API), which keeps layout and repaints cheap. Rendering waits until
+    the view is shown or ``measure()`` is called (the chat log measures views
+    when the app is idle): until then layout uses an estimate, so a fast
+    stream never pays for Markdown nobody is looking at.
     """
 
     DEFAULT_CSS = """
@@ -82,8 +84,7 @@ class AssistantTextView(Widget):
         super().__init__(classes=classes)
         self.entry = entry
         self._key: tuple[int, bool] | None = None
-        self._text: Text | None = None
-        self._rows = 0
+        self._lines: list[Strip] = []
 
     def _theme_key(self, width: int) -> tuple[int, bool]:
         theme = self.app.current_theme
@@ -100,26 +101,19 @@ class AssistantTextView(Widget):
         width = self._content_width()
         return width > 0 and self._key == self._theme_key(width)
 
-    def _text_for(self, width: int) -> Text:
+    def _lines_for(self, width: int) -> list[Strip]:
         key = self._theme_key(width)
-        if self._text is None or self._key != key:
+        if self._key != key:
             from rich.markdown import Markdown as RichMarkdown
-            from rich.segment import Segment
 
             markdown = RichMarkdown(
                 self.entry.text, code_theme="monokai" if key[1] else "default", hyperlinks=False
             )
             console = self.app.console
-            lines = console.render_lines(markdown, console.options.update_width(width))
-            text = Text(no_wrap=True, end="")
-            for number, line in enumerate(lines):
-                if number:
-                    text.append("\n")
-                for segment in Segment.simplify(line):
-                    text.append(segment.text, segment.style)
+            rendered = console.render_lines(markdown, console.options.update_width(width))
             # Only the current width is worth keeping.
-            self._key, self._text, self._rows = key, text, len(lines)
-        return self._text
+            self._key, self._lines = key, [Strip(line, width) for line in rendered]
+        return self._lines
 
     def measure(self) -> int:
         """Render now; returns how many rows the height changed by (0 when unchanged)."""
@@ -127,10 +121,10 @@ class AssistantTextView(Widget):
         if width <= 0 or self.measured:
             return 0
         before = self.size.height
-        self._text_for(width)
-        if self._rows != before:
+        rows = len(self._lines_for(width))
+        if rows != before:
             self.refresh(layout=True)
-        return self._rows - before
+        return rows - before
 
     def measure_at(self, width: int) -> int:
         """Render now for ``width`` (before the first layout); returns the rows it takes.
@@ -139,19 +133,18 @@ class AssistantTextView(Widget):
         up front, its first layout is final instead of an estimate corrected
         by one more layout (and repaint) per view.
         """
-        self._text_for(width)
-        return self._rows
+        return len(self._lines_for(width))
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         width = max(1, width)
-        if self._text is not None and self._key == self._theme_key(width):
-            return self._rows
+        if self._key == self._theme_key(width):
+            return len(self._lines)
         wants = getattr(self.parent, "measure_later", None)
         if wants is not None:
             wants()
         return estimated_height(self.entry.text, width)
 
-    def render(self) -> RenderResult:
+    def render_line(self, y: int) -> Strip:
         width = max(1, self._content_width())
         if self._key != self._theme_key(width):
             change = self.measure()
@@ -159,4 +152,30 @@ class AssistantTextView(Widget):
             resized = getattr(self.parent, "view_resized", None)
             if change and resized is not None:
                 resized(self, change)
-        return self._text_for(width)
+        lines = self._lines_for(width)
+        style = self.rich_style
+        if y >= len(lines):
+            return Strip.blank(width, style)
+        line = lines[y].apply_style(style)
+        selection = self.text_selection
+        if selection is not None and (span := selection.get_span(y)) is not None:
+            line = _highlight(line, span, self.screen.get_component_rich_style("screen--selection"))
+        return line.apply_offsets(0, y)
+
+    def plain_text(self) -> str:
+        """What the view shows, as text (empty until it is rendered)."""
+        return "\n".join(line.text.rstrip() for line in self._lines)
+
+    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
+        return selection.extract(self.plain_text()), "\n"
+
+
+def _highlight(line: Strip, span: tuple[int, int], style: Style) -> Strip:
+    """``line`` with the characters ``span`` (end -1: to the end) in ``style``."""
+    start, end = span
+    text = line.text
+    if end == -1:
+        end = len(text)
+    left, right = cell_len(text[:start]), cell_len(text[:end])
+    before, selected, after = line.divide([left, right, line.cell_length])
+    return Strip.join([before, selected.apply_style(style), after])

@@ -93,6 +93,13 @@ class ChatLog(VerticalScroll, can_focus=False):
     def at_bottom(self) -> bool:
         return self.scroll_y >= self.max_scroll_y - 1
 
+    @property
+    def following(self) -> bool:
+        """True while the view sticks to the bottom (not scrolled away by the user)."""
+        # Textual keeps ``is_anchored`` set while the user scrolls away; it has no
+        # public flag for the released anchor.
+        return self.at_bottom or (self.is_anchored and not self._anchor_released)
+
     def view(self, entry: Entry) -> Widget | None:
         """The mounted widget for ``entry``, if it is in the window."""
         return self._views.get(id(entry))
@@ -117,15 +124,43 @@ class ChatLog(VerticalScroll, can_focus=False):
         """Mount the view of an entry just added to the transcript."""
         widget = self._make(entry)
         await self.mount(widget)
-        if self.at_bottom or self.is_anchored:
+        if self.following:
             self._prune()
         return widget
 
-    async def append_all(self, entries: list[Entry]) -> None:
-        """Mount the views of several entries just added, in one go."""
+    async def append_all(self, entries: list[Entry]) -> bool:
+        """Mount the views of several entries just added, in one go.
+
+        While the view follows the bottom, a burst that alone fills more than
+        two screens replaces the window with its tail: what scrolled past is
+        mounted again only if the user scrolls up to it. True when it did.
+        """
+        following = self.following
+        tail = self._tail_filling(entries, 2 * self.size.height) if following else len(entries)
+        if tail < len(entries):
+            doomed = list(self.children)
+            self._views.clear()
+            self.first_mounted = len(self.transcript.entries) - tail
+            await self.mount_all([self._make(entry) for entry in entries[-tail:]])
+            await self.remove_children(doomed)
+            return True
         await self.mount_all([self._make(entry) for entry in entries])
-        if self.at_bottom or self.is_anchored:
+        if following:
             self._prune()
+        return False
+
+    def _tail_filling(self, entries: list[Entry], rows: int) -> int:
+        """How many of the last ``entries`` it takes to fill ``rows`` (estimated)."""
+        from mewcode_tui.widgets.assistant_view import estimated_height
+
+        width = max(1, self.size.width - 2)  # the views' horizontal padding
+        filled = 0
+        for count, entry in enumerate(reversed(entries), start=1):
+            text = entry.text if isinstance(entry, AssistantEntry) else ""
+            filled += estimated_height(text, width)
+            if filled > rows:
+                return count
+        return len(entries)
 
     async def remount(self, entry: Entry) -> None:
         """Replace an entry's view with a fresh one (e.g. a finished answer, compacted)."""

@@ -12,6 +12,15 @@ def test_estimate_wraps_long_lines():
     assert estimated_height("short\n\n" + "x" * 25, 10) == 1 + 1 + 3
 
 
+async def load_all(pilot, chat) -> None:
+    """Scroll up until every entry of the transcript is mounted."""
+    while chat.first_mounted:
+        before = chat.first_mounted
+        chat.scroll_home(animate=False, immediate=True)
+        await wait_until(pilot, lambda: chat.first_mounted < before)
+        await pilot.pause(0.05)
+
+
 async def test_segments_are_measured_once_the_stream_is_quiet(make_app, project):
     from bench.bench_tui import markdown_answer
 
@@ -23,16 +32,18 @@ async def test_segments_are_measured_once_the_stream_is_quiet(make_app, project)
         await wait_until(pilot, lambda: screen.runtime is not None)
         await pilot.press(*"long", "enter")
         await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active, timeout=30)
+        await load_all(pilot, chat)
+        chat.scroll_end(animate=False, immediate=True)
         views = list(chat.query(AssistantTextView))
         assert len(views) > 3
         await wait_until(pilot, lambda: all(v.measured for v in views), timeout=10)
         await pilot.pause(0.1)
         # Measured heights are the rendered Markdown's, and the view still follows the bottom.
         for view in views:
-            assert view.size.height == view.render().plain.count("\n") + 1
+            assert view.size.height == view.plain_text().count("\n") + 1
         assert chat.at_bottom
         # What is shown is the answer's own text (code keeps its content).
-        shown = views[1].render().plain
+        shown = views[1].plain_text()
         assert "def load_" in shown and "##" not in shown
 
 
@@ -47,6 +58,7 @@ async def test_reading_position_kept_when_a_segment_above_is_measured(make_app, 
         await wait_until(pilot, lambda: screen.runtime is not None)
         await pilot.press(*"long", "enter")
         await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active, timeout=30)
+        await load_all(pilot, chat)
         views = list(chat.query(AssistantTextView))
         middle = len(views) // 2
         above, target = views[middle - 1], views[middle]

@@ -1,0 +1,77 @@
+"""A burst of streamed text that fills screens on its own mounts only its tail."""
+
+from __future__ import annotations
+
+import asyncio
+
+from agent_core import events as ev
+from agent_core.usage import Usage
+from bench.bench_tui import markdown_answer
+from mewcode_tui.transcript import AssistantEntry
+from tests.tui.conftest import wait_until
+from tests.tui.fakes import FakeRuntime, plain_answer
+from tests.tui.test_answer_measuring import load_all
+
+
+def mounted_entries(chat) -> list:
+    return [child.entry for child in chat.children]
+
+
+async def test_a_burst_mounts_its_tail_and_older_text_comes_back_in_order(make_app, project):
+    text = markdown_answer(60_000)
+    runtime = FakeRuntime(project, [plain_answer(text, chunk=64)])
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen, chat = app.main_screen, app.main_screen.chat
+        await wait_until(pilot, lambda: screen.runtime is not None)
+        await pilot.press(*"burst", "enter")
+        await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active, timeout=30)
+        await pilot.pause(0.1)
+        entries = screen.transcript.entries
+        # Far fewer views than segments, and they are the transcript's newest, in order.
+        assert chat.first_mounted > 0
+        assert len(chat.children) < chat.window
+        assert mounted_entries(chat) == entries[chat.first_mounted :]
+        assert chat.at_bottom
+        # Scrolling up brings back everything that streamed past, in order.
+        await load_all(pilot, chat)
+        assert mounted_entries(chat) == entries
+        shown = "".join(e.text for e in entries if isinstance(e, AssistantEntry))
+        assert shown == text
+
+
+async def test_a_reader_scrolled_up_keeps_every_view_during_a_burst(make_app, project):
+    first, second = markdown_answer(8_000), markdown_answer(60_000)
+    scrolled_up = asyncio.Event()
+
+    async def burst_after_the_reader_scrolls_up(send, prompt):
+        await send(ev.TurnStarted(turn_id="t", input=prompt))
+        await send(ev.MessageDelta(text=second[:64]))
+        await scrolled_up.wait()
+        for i in range(64, len(second), 64):
+            await send(ev.MessageDelta(text=second[i : i + 64]))
+        await send(ev.AssistantMessage(content=[], usage=Usage()))
+
+    runtime = FakeRuntime(
+        project, [plain_answer(first, chunk=64), burst_after_the_reader_scrolls_up]
+    )
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen, chat = app.main_screen, app.main_screen.chat
+        await wait_until(pilot, lambda: screen.runtime is not None)
+        await pilot.press(*"one", "enter")
+        await wait_until(pilot, lambda: len(runtime.prompts) == 1 and not screen.turn_active)
+        await load_all(pilot, chat)
+        await pilot.press(*"two", "enter")
+        await wait_until(pilot, lambda: len(runtime.prompts) == 2)
+        await pilot.pause(0.2)
+        chat.scroll_home(animate=False, immediate=True)
+        await pilot.pause(0.05)
+        top = chat.children[0]
+        scrolled_up.set()
+        await wait_until(pilot, lambda: not screen.turn_active)
+        await pilot.pause(0.1)
+        # The reader's view was not replaced: what they were reading is still mounted, on top.
+        assert chat.children[0] is top
+        assert chat.first_mounted == 0
+        assert mounted_entries(chat) == screen.transcript.entries
