@@ -17,7 +17,7 @@ async def load_all(pilot, chat) -> None:
     while chat.first_mounted:
         before = chat.first_mounted
         chat.scroll_home(animate=False, immediate=True)
-        await wait_until(pilot, lambda: chat.first_mounted < before)
+        await wait_until(pilot, lambda before=before: chat.first_mounted < before)
         await pilot.pause(0.05)
 
 
