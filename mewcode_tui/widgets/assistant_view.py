@@ -13,12 +13,29 @@ from textual.selection import Selection
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Markdown
+from textual.widgets.markdown import MarkdownFence
 
 from mewcode_tui.transcript import AssistantEntry
 
 
+class AnswerFence(MarkdownFence):
+    """A code block; one without a language is shown plain, never guessed.
+
+    Textual guesses a missing language with Pygments' ``guess_lexer``, which
+    tries every lexer (tens of milliseconds, and imports on first use). A
+    stream often shows an opening fence before its language arrives, so that
+    guess would stall the UI once per code block; Rich does not guess either.
+    """
+
+    @classmethod
+    def highlight(cls, code: str, language: str, ansi: bool = False, dark: bool = False):
+        return super().highlight(code, language or "text", ansi=ansi, dark=dark)
+
+
 class AssistantMessageView(Markdown):
     """Assistant Markdown; new text streams in through one ``MarkdownStream``."""
+
+    BLOCKS = {**Markdown.BLOCKS, "fence": AnswerFence, "code_block": AnswerFence}
 
     def __init__(self, entry: AssistantEntry, *, classes: str | None = None) -> None:
         super().__init__(entry.text, classes=classes)

@@ -122,3 +122,38 @@ async def test_table_split_across_flushes_renders_as_a_table(make_app, project):
         table = tables[0]
         assert [str(h) for h in table._headers] == ["What", "Where"]
         assert len(table._rows) == 2
+
+
+async def test_a_fence_whose_language_has_not_arrived_is_never_guessed(
+    make_app, project, monkeypatch
+):
+    import pygments.lexers
+
+    guesses: list[str] = []
+
+    def guess_lexer(code, **options):
+        guesses.append(code)
+        raise AssertionError("guess_lexer tries every Pygments lexer: far too slow mid-stream")
+
+    monkeypatch.setattr(pygments.lexers, "guess_lexer", guess_lexer)
+    pieces = ["Run this:\n\n```", "\nmake test\n", "```\n\nThen:\n\n```", "python\nprint(1)\n```\n"]
+
+    async def script(send, prompt):
+        await send(ev.TurnStarted(turn_id="t", input=prompt))
+        for piece in pieces:
+            await send(ev.MessageDelta(text=piece))
+            await asyncio.sleep(0.15)  # each piece reaches the widget on its own
+        await send(ev.AssistantMessage(content=[], usage=runtime.usage))
+
+    runtime = FakeRuntime(project, [script])
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.main_screen
+        await wait_until(pilot, lambda: screen.runtime is not None)
+        await pilot.press(*"go", "enter")
+        await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active)
+        await pilot.pause()
+        fences = list(screen.query_one(AssistantMessageView).query("MarkdownFence"))
+        assert guesses == []
+        assert [fence.code.strip() for fence in fences] == ["make test", "print(1)"]
+        assert [fence.lexer for fence in fences] == ["", "python"]
