@@ -89,7 +89,7 @@ class AnswerStream:
         A slow flush (a fast stream, a big segment) spaces out the next ones,
         so showing text never takes more than about a quarter of the loop.
         """
-        self._interval = max(FLUSH_SECONDS, 3 * (time.perf_counter() - started))
+        self._interval = max(FLUSH_SECONDS, 4 * (time.perf_counter() - started))
 
     async def _show(self, text: str) -> None:
         self.log.note_streaming()
