@@ -87,7 +87,7 @@ class AnswerStream:
         """The flush is on screen: space the next one by what it cost, repaint included.
 
         A slow flush (a fast stream, a big segment) spaces out the next ones,
-        so showing text never takes more than about a quarter of the loop.
+        so showing text never takes more than about a fifth of the loop.
         """
         self._interval = max(FLUSH_SECONDS, 4 * (time.perf_counter() - started))
 
