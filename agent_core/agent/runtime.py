@@ -204,8 +204,10 @@ class Runtime:
                 allowed_names=lambda: {t.name for t in self._offered_tools()},
             )
         )
-        git = await asyncio.to_thread(git_summary, self.cwd)
-        memory = await asyncio.to_thread(load_memory, self.opts.paths.home, self.cwd)
+        git, memory = await asyncio.gather(
+            asyncio.to_thread(git_summary, self.cwd),
+            asyncio.to_thread(load_memory, self.opts.paths.home, self.cwd),
+        )
 
         overhead = self._overhead_tokens()
 

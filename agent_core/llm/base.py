@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 import msgspec
 
@@ -99,3 +99,10 @@ class Provider(Protocol):
     model: str
 
     def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]: ...
+
+
+@runtime_checkable
+class Warmable(Protocol):
+    """A provider that can get ready (build its HTTP client) before the first request."""
+
+    async def warm(self) -> None: ...

@@ -1,7 +1,8 @@
 """What the vendor-SDK providers share: a lazily built client, retries, closing.
 
-The SDK is imported and its client built on the first ``stream()``, in a thread
-(``import anthropic`` alone takes about a second), so start-up stays fast.
+The SDK is imported and its client built in a thread (``import anthropic`` alone
+takes about a second), on ``warm()`` or the first ``stream()``, so start-up
+stays fast; the TUI warms the provider after its first frame.
 """
 
 from __future__ import annotations
@@ -43,11 +44,15 @@ class SDKProvider(ABC):
         self._sdk: Any = None
         self._client_lock = asyncio.Lock()  # parallel first requests build one client
 
-    async def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
+    async def warm(self) -> None:
+        """Import the SDK and build the client now (in a thread), once."""
         if self._client is None:
             async with self._client_lock:
                 if self._client is None:
                     await asyncio.to_thread(self._make_client)
+
+    async def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
+        await self.warm()
         params = self._build_params(request)
         attempts = with_retries(
             lambda: self._attempt(params), retries=self.retries, backoff_base=self.backoff_base

@@ -179,6 +179,7 @@ class MainScreen(Screen):
                 build_provider, self.options, self._env
             )
             self.provider = provider
+            self.warm_provider()  # the HTTP client is built while the session opens
             runtime = await self.opener(self.options, provider)
         except MewCodeError as exc:
             self.status.phase = "no session"
@@ -212,6 +213,17 @@ class MainScreen(Screen):
             gc.collect()
             gc.freeze()
         self._next_turn()
+
+    @work(group="warm")
+    async def warm_provider(self) -> None:
+        """Build the provider's client ahead of the first turn (it costs tens of ms)."""
+        from agent_core.llm.base import Warmable
+
+        if isinstance(self.provider, Warmable):
+            try:
+                await self.provider.warm()
+            except Exception:  # the first request reports the problem to the user
+                log.warning("warming the provider failed", exc_info=True)
 
     def refresh_status(self) -> None:
         if self.runtime is not None:

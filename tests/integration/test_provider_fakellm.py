@@ -143,3 +143,22 @@ def test_standalone_command_serves_a_script_file(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=5)
+
+
+@pytest.mark.parametrize("wire", ["anthropic", "openai"])
+async def test_a_warmed_provider_builds_its_client_once_and_streams_with_it(fake_llm, wire) -> None:
+    from agent_core.llm.base import Warmable
+
+    provider = provider_for(wire, fake_llm)
+    assert isinstance(provider, Warmable)
+    assert fake_llm.requests == []  # warming sends nothing
+    await provider.warm()
+    client = provider._client
+    assert client is not None
+    await provider.warm()
+    assert provider._client is client
+    fake_llm.script([{"text": "ready"}])
+    events, err = await collect(provider)
+    assert err is None and text_of(events) == "ready"
+    assert provider._client is client
+    await provider.aclose()
