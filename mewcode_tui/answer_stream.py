@@ -17,6 +17,7 @@ from mewcode_tui.transcript import (
     SEGMENT_CHARS,
     AssistantEntry,
     Transcript,
+    estimated_height,
     last_cut,
     segment_cut,
 )
@@ -123,15 +124,19 @@ class AnswerStream:
             await self.log.remount(entry)
         finished = [e for e in ([] if new else [entry]) + added if e.done]
         if width and finished:
-            self._measure_bottom(finished, width)
+            live = added[-1] if added and not added[-1].done else None
+            self._measure_bottom(finished, width, live)
 
-    def _measure_bottom(self, finished: list[AssistantEntry], width: int) -> None:
+    def _measure_bottom(
+        self, finished: list[AssistantEntry], width: int, live: AssistantEntry | None
+    ) -> None:
         """Render the finished segments that will be on screen (the newest, a screenful).
 
         All assistant views share the live view's width, so they can be measured
         before their first layout; the rest keep their estimate until shown or idle.
+        Below them, the live segment takes its (estimated) share of the screen.
         """
-        rows = 0
+        rows = estimated_height(live.text, width) if live is not None else 0
         for entry in reversed(finished):
             view = self.log.view(entry)
             if view is None or rows >= self.log.size.height:

@@ -195,6 +195,18 @@ SEGMENT_CHARS = 1_000
 _FENCE = re.compile(r"^ {0,3}(```|~~~)", re.MULTILINE)
 
 
+def estimated_height(markdown: str, width: int) -> int:
+    """Rows ``markdown`` will roughly take at ``width``, without rendering it.
+
+    Source lines wrapped at ``width``: close for prose and code, which is all a
+    not-yet-visible view needs for the scrollbar until it is measured.
+    """
+    rows = 0
+    for line in markdown.splitlines() or [""]:
+        rows += max(1, -(-len(line) // width))
+    return rows
+
+
 def segment_cut(text: str, delta: str, limit: int = SEGMENT_CHARS) -> int | None:
     """Where in ``delta`` a long streamed answer may start a new segment, if anywhere.
 

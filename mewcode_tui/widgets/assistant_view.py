@@ -15,7 +15,7 @@ from textual.widget import Widget
 from textual.widgets import Markdown
 from textual.widgets.markdown import MarkdownFence
 
-from mewcode_tui.transcript import AssistantEntry
+from mewcode_tui.transcript import AssistantEntry, estimated_height
 
 
 class AnswerFence(MarkdownFence):
@@ -65,18 +65,6 @@ class AssistantMessageView(Markdown):
         if self._stream is not None:
             stream, self._stream = self._stream, None
             await stream.stop()
-
-
-def estimated_height(markdown: str, width: int) -> int:
-    """Rows ``markdown`` will roughly take at ``width``, without rendering it.
-
-    Source lines wrapped at ``width``: close for prose and code, which is all a
-    not-yet-visible view needs for the scrollbar until it is measured.
-    """
-    rows = 0
-    for line in markdown.splitlines() or [""]:
-        rows += max(1, -(-len(line) // width))
-    return rows
 
 
 class AssistantTextView(Widget):

@@ -23,6 +23,7 @@ from mewcode_tui.transcript import (
     ToolRoundEntry,
     Transcript,
     UserEntry,
+    estimated_height,
 )
 from mewcode_tui.widgets.tool_call_view import ToolCallLine, ToolRoundView
 
@@ -151,8 +152,6 @@ class ChatLog(VerticalScroll, can_focus=False):
 
     def _tail_filling(self, entries: list[Entry], rows: int) -> int:
         """How many of the last ``entries`` it takes to fill ``rows`` (estimated)."""
-        from mewcode_tui.widgets.assistant_view import estimated_height
-
         width = max(1, self.size.width - 2)  # the views' horizontal padding
         filled = 0
         for count, entry in enumerate(reversed(entries), start=1):

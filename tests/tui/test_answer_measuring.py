@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from mewcode_tui.transcript import AssistantEntry
-from mewcode_tui.widgets.assistant_view import AssistantTextView, estimated_height
+from mewcode_tui.transcript import AssistantEntry, estimated_height
+from mewcode_tui.widgets.assistant_view import AssistantTextView
 from tests.tui.conftest import wait_until
 from tests.tui.fakes import FakeRuntime, plain_answer
 
