@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import os
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -45,6 +47,8 @@ class MewCodeApp(App[int]):
         # thresholds the collector's pauses showed up as 50-120 ms stalls.
         gc.set_threshold(10_000, 10, 10)
         self.options = options
+        # The system copy command; None until the first copy looks for one, [] for none.
+        self.clipboard_command: list[str] | None = None
         self._main = MainScreen(options, provider=provider, opener=opener, clock=clock)
         # Choosing the theme before anything is styled spares a full restyle
         # before the first frame.
@@ -52,6 +56,36 @@ class MewCodeApp(App[int]):
 
         self._theme_warnings = load_themes(self, options.paths)
         restore_theme(self, options.paths)
+
+    # --- copy (SPEC §19): selecting text copies it -----------------------------
+
+    def on_text_selected(self) -> None:
+        text = self.screen.get_selected_text()
+        if text:
+            self.copy_to_clipboard(text)
+            lines = text.count("\n") + 1
+            what = f"{lines} lines" if lines > 1 else f"{len(text)} characters"
+            self.notify(f"Copied {what}.", timeout=2)
+
+    def copy_to_clipboard(self, text: str) -> None:
+        """The system clipboard where it has a copy command, else OSC 52."""
+        from mewcode_tui.clipboard import clipboard_command, default_which
+
+        if self.clipboard_command is None:
+            self.clipboard_command = (
+                clipboard_command(sys.platform, os.environ, default_which) or []
+            )
+        if not self.clipboard_command:
+            super().copy_to_clipboard(text)
+            return
+        self._clipboard = text  # what App.clipboard returns (Textual sets it in OSC 52's path)
+        self.run_worker(self._copy_with_command(self.clipboard_command, text), group="clipboard")
+
+    async def _copy_with_command(self, command: list[str], text: str) -> None:
+        from mewcode_tui.clipboard import copy_with
+
+        if not await copy_with(command, text):
+            App.copy_to_clipboard(self, text)
 
     @property
     def main_screen(self) -> MainScreen:

@@ -7,6 +7,7 @@ frame does not wait for it.
 from __future__ import annotations
 
 from rich.cells import cell_len
+from rich.segment import Segment
 from rich.style import Style
 from textual.geometry import Size
 from textual.selection import Selection
@@ -183,4 +184,6 @@ def _highlight(line: Strip, span: tuple[int, int], style: Style) -> Strip:
         end = len(text)
     left, right = cell_len(text[:start]), cell_len(text[:end])
     before, selected, after = line.divide([left, right, line.cell_length])
-    return Strip.join([before, selected.apply_style(style), after])
+    # Over the text's own colours (apply_style would put it underneath them).
+    marked = Strip(Segment.apply_style(selected, post_style=style), selected.cell_length)
+    return Strip.join([before, marked, after])
