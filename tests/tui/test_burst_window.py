@@ -75,3 +75,24 @@ async def test_a_reader_scrolled_up_keeps_every_view_during_a_burst(make_app, pr
         assert chat.children[0] is top
         assert chat.first_mounted == 0
         assert mounted_entries(chat) == screen.transcript.entries
+
+
+async def test_segments_of_one_answer_keep_one_blank_row_between_them(make_app, project):
+    from mewcode_tui.widgets.assistant_view import AssistantTextView
+
+    runtime = FakeRuntime(project, [plain_answer(markdown_answer(12_000), chunk=64)])
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen, chat = app.main_screen, app.main_screen.chat
+        await wait_until(pilot, lambda: screen.runtime is not None)
+        await pilot.press(*"go", "enter")
+        await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active)
+        await load_all(pilot, chat)
+        views = list(chat.query(AssistantTextView))
+        assert len(views) > 3
+        await wait_until(pilot, lambda: all(v.measured for v in views), timeout=10)
+        await pilot.pause(0.1)
+        # Segments are cut at blank lines: the blank row stays, as within a segment.
+        for above, below in zip(views, views[1:], strict=False):
+            gap = below.virtual_region.y - above.virtual_region.bottom
+            assert gap == 1, (above.entry.text[-40:], below.entry.text[:40])
