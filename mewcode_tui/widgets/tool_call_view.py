@@ -111,6 +111,14 @@ class ToolCallLine(Static, can_focus=True):
 
     def refresh_line(self) -> None:
         self.update(call_line(self.record))
+        self.refresh_bindings()  # the footer offers only the keys that do something now
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "open_diff":
+            return self.record.diff is not None
+        if action == "set_expanded":
+            return parameters[0] != self.record.expanded
+        return True
 
     def action_move(self, delta: int) -> None:
         self.post_message(self.Move(self, delta))

@@ -107,3 +107,27 @@ async def test_d_on_an_edit_opens_the_full_diff(make_app, project):
         await pilot.press("tab", "d")
         await pilot.pause()
         assert isinstance(app.screen, DiffScreen)
+
+
+async def test_the_footer_offers_only_keys_that_act_on_the_focused_call(make_app, project):
+    runtime = FakeRuntime(project, [two_rounds])
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await run_tools_turn(pilot, app, runtime)
+
+        def offered() -> set[str]:
+            return {b.binding.description for b in app.active_bindings.values() if b.enabled}
+
+        await pilot.press("tab")  # the Edit call: it has a diff
+        assert screen.focused.record.call_id == "e1"
+        assert {"Expand", "Full diff"} <= offered() and "Collapse" not in offered()
+        await pilot.press("right")
+        await pilot.pause()
+        assert "Collapse" in offered() and "Expand" not in offered()
+        await pilot.press("up")  # Grep: no diff, so no "Full diff"
+        await pilot.pause()
+        assert screen.focused.record.call_id == "g1"
+        assert "Full diff" not in offered()
+        await pilot.press("d")  # and the key does nothing
+        await pilot.pause()
+        assert app.screen is screen
