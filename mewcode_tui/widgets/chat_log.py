@@ -139,10 +139,15 @@ class ChatLog(VerticalScroll, can_focus=False):
         following = self.following
         tail = self._tail_filling(entries, 2 * self.size.height) if following else len(entries)
         if tail < len(entries):
+            # The window restarts at the tail's first entry and runs to the end of
+            # the transcript (anything added meanwhile included), so it stays contiguous.
+            everything = self.transcript.entries
+            start = entries[-tail]
+            first = next(i for i in range(len(everything) - 1, -1, -1) if everything[i] is start)
             doomed = list(self.children)
             self._views.clear()
-            self.first_mounted = len(self.transcript.entries) - tail
-            await self.mount_all([self._make(entry) for entry in entries[-tail:]])
+            self.first_mounted = first
+            await self.mount_all([self._make(entry) for entry in everything[first:]])
             await self.remove_children(doomed)
             return True
         await self.mount_all([self._make(entry) for entry in entries])

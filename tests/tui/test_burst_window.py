@@ -96,3 +96,24 @@ async def test_segments_of_one_answer_keep_one_blank_row_between_them(make_app, 
         for above, below in zip(views, views[1:], strict=False):
             gap = below.virtual_region.y - above.virtual_region.bottom
             assert gap == 1, (above.entry.text[-40:], below.entry.text[:40])
+
+
+async def test_an_entry_added_during_a_burst_stays_mounted_after_it(make_app, project):
+    from mewcode_tui.transcript import NoticeEntry
+
+    runtime = FakeRuntime(project, [])
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen, chat = app.main_screen, app.main_screen.chat
+        await wait_until(pilot, lambda: screen.runtime is not None)
+        transcript = screen.transcript
+        text = markdown_answer(1_000)
+        burst = [
+            transcript.add(AssistantEntry([text], continued=True, done=True)) for _ in range(12)
+        ]
+        # A notice lands while the burst's views are being mounted (say() from elsewhere).
+        notice = transcript.add(NoticeEntry("info", "theme saved"))
+        assert await chat.append_all(burst) is True
+        await pilot.pause()
+        assert mounted_entries(chat) == transcript.entries[chat.first_mounted :]
+        assert mounted_entries(chat)[-1] is notice
