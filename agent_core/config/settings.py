@@ -12,14 +12,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 import msgspec
-import yaml
 
 from agent_core.config.paths import MewcodePaths
 from agent_core.errors import ConfigError
 from agent_core.fsutil import atomic_write_text
-
-# libyaml's loader when present: settings are read on the way to the first frame.
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 Mode = Literal["default", "acceptEdits", "plan", "bypassPermissions"]
 MODES: tuple[str, ...] = ("default", "acceptEdits", "plan", "bypassPermissions")
@@ -91,6 +87,8 @@ class Settings(msgspec.Struct):
 
 def _yaml_line(text: str, path: list[str | int]) -> int | None:
     """1-based line of the node at ``path`` in a YAML document, if found."""
+    import yaml
+
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError:
@@ -128,8 +126,12 @@ def load_settings_file(path: Path) -> RawSettings | None:
         return None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    # Imported here: PyYAML costs ~10 ms, and the first frame needs it only when a
+    # settings file exists. libyaml's loader when present, for the same reason.
+    import yaml
+
     try:
-        data = yaml.load(text, Loader=_LOADER)
+        data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark else ""
@@ -194,6 +196,8 @@ def read_settings_mapping(file: Path) -> dict[str, Any]:
     Raises ConfigError rather than returning something that, written back,
     would overwrite what the user has in the file.
     """
+    import yaml
+
     try:
         loaded = yaml.safe_load(file.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -214,6 +218,8 @@ def read_settings_mapping(file: Path) -> dict[str, Any]:
 
 def _edit_settings(file: Path, change: Callable[[dict[str, Any]], bool]) -> bool:
     """Read, change and atomically rewrite a settings file; False if nothing changed."""
+    import yaml
+
     data = read_settings_mapping(file)
     if not change(data):
         return False
