@@ -4,20 +4,27 @@ Sources, later ones overriding earlier ones by name: the built-in files shipped
 inside the package (``mewcode_tui/theme_files``), the repository's ``themes/``
 folder when running from a checkout, then ``MEWCODE_HOME/themes``. A broken
 file is skipped with a one-line warning naming it; the app still starts.
+
+Themes are registered before the first frame, where importing PyYAML alone
+costs about 10 ms, so each validated file is kept in a JSON cache keyed by the
+file's content (``MEWCODE_HOME/cache/themes.json``): YAML is read only for a
+new or changed file.
 """
 
 from __future__ import annotations
 
+import hashlib
+import logging
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import msgspec
-import yaml
 
 from agent_core.config.paths import MewcodePaths
 from agent_core.config.settings import load_settings_file, set_value
 from agent_core.errors import ConfigError
+from agent_core.fsutil import atomic_write_bytes
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -31,6 +38,9 @@ _COLOR_FIELDS = (
     "surface", "panel", "success", "warning", "error", "boost",
 )  # fmt: skip
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+_CACHE_VERSION = 1
+
+log = logging.getLogger(__name__)
 
 
 class ThemeFile(msgspec.Struct, forbid_unknown_fields=True):
@@ -66,17 +76,20 @@ def theme_dirs(paths: MewcodePaths) -> list[Path]:
     return dirs
 
 
-def parse_theme_file(path: Path) -> Theme:
-    """Read and validate one theme file. Raises ConfigError with a one-line reason."""
+class ThemeCache(msgspec.Struct):
+    """Validated theme files by the SHA-256 of their content."""
+
+    version: int = _CACHE_VERSION
+    themes: dict[str, ThemeFile] = {}
+
+
+def parse_theme_text(text: str) -> ThemeFile:
+    """Validate one theme file's text. Raises ConfigError with a one-line reason."""
+    import yaml
     from textual.color import Color, ColorParseError
-    from textual.theme import Theme
 
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read: {exc.strerror}") from None
-    try:
-        # The C loader when libyaml is there: theme parsing is on the first-paint path.
+        # The C loader when libyaml is there: a new theme is parsed before the first frame.
         data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
@@ -100,6 +113,13 @@ def parse_theme_file(path: Path) -> Theme:
             raise ConfigError(f"{field}: {value!r} is not a color") from None
     if not 0.0 <= spec.text_alpha <= 1.0:
         raise ConfigError("text_alpha must be between 0 and 1")
+    return spec
+
+
+def theme_from_spec(spec: ThemeFile) -> Theme:
+    """The Textual theme a validated file describes."""
+    from textual.theme import Theme
+
     return Theme(
         name=spec.name,
         primary=spec.primary,
@@ -120,33 +140,74 @@ def parse_theme_file(path: Path) -> Theme:
     )
 
 
-def load_themes(app: App, paths: MewcodePaths) -> list[str]:
-    """Register every valid theme file with ``app``; return one warning per skipped file."""
-    warnings: list[str] = []
+def parse_theme_file(path: Path) -> Theme:
+    """Read and validate one theme file. Raises ConfigError with a one-line reason."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read: {exc.strerror}") from None
+    return theme_from_spec(parse_theme_text(text))
+
+
+def _read_cache(path: Path) -> ThemeCache:
+    try:
+        cache = msgspec.json.decode(path.read_bytes(), type=ThemeCache)
+    except (OSError, msgspec.DecodeError):
+        return ThemeCache()  # missing or damaged: rebuilt from the files
+    return cache if cache.version == _CACHE_VERSION else ThemeCache()
+
+
+def _theme_files(paths: MewcodePaths) -> list[Path]:
+    files: list[Path] = []
     seen: set[Path] = set()
-    # A checkout's themes/ folder mirrors the built-in files: an identical file
-    # would register the same theme again, so each content is parsed once.
-    loaded: set[bytes] = set()
     for folder in theme_dirs(paths):
         resolved = folder.resolve()
         if resolved in seen or not folder.is_dir():
             continue
         seen.add(resolved)
-        for file in sorted(folder.glob("*.yaml")) + sorted(folder.glob("*.yml")):
+        files += sorted(folder.glob("*.yaml")) + sorted(folder.glob("*.yml"))
+    return files
+
+
+def load_themes(app: App, paths: MewcodePaths) -> list[str]:
+    """Register every valid theme file with ``app``; return one warning per skipped file."""
+    warnings: list[str] = []
+    cache_file = paths.home / "cache" / "themes.json"
+    cache = _read_cache(cache_file)
+    used: dict[str, ThemeFile] = {}
+    for file in _theme_files(paths):
+        try:
+            content = file.read_bytes()
+        except OSError as exc:
+            warnings.append(f"theme file {file} skipped: cannot read: {exc.strerror}")
+            continue
+        digest = hashlib.sha256(content).hexdigest()
+        # A checkout's themes/ folder mirrors the built-in files: an identical file
+        # would register the same theme again, so each content is used once.
+        if digest in used:
+            continue
+        spec = cache.themes.get(digest)
+        if spec is None:
             try:
-                content = file.read_bytes()
-            except OSError:
-                content = None  # parse_theme_file reports it
-            if content is not None and content in loaded:
+                spec = parse_theme_text(content.decode("utf-8"))
+            except UnicodeDecodeError:
+                warnings.append(f"theme file {file} skipped: not UTF-8 text")
                 continue
-            try:
-                app.register_theme(parse_theme_file(file))
             except ConfigError as exc:
                 warnings.append(f"theme file {file} skipped: {exc}")
-            else:
-                if content is not None:
-                    loaded.add(content)
+                continue
+        used[digest] = spec
+        app.register_theme(theme_from_spec(spec))
+    if used != cache.themes:
+        _write_cache(cache_file, ThemeCache(themes=used))
     return warnings
+
+
+def _write_cache(path: Path, cache: ThemeCache) -> None:
+    try:
+        atomic_write_bytes(path, msgspec.json.encode(cache))
+    except OSError:
+        log.debug("theme cache not written", exc_info=True)  # only a start-up speed-up
 
 
 def saved_theme(paths: MewcodePaths) -> str | None:

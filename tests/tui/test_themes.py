@@ -139,3 +139,52 @@ def test_repository_themes_folder_matches_the_packaged_files() -> None:
     packaged = {p.name: p.read_text() for p in BUILTIN_THEME_DIR.glob("*.yaml")}
     in_repo = {p.name: p.read_text() for p in REPO_THEMES.glob("*.yaml")}
     assert packaged == in_repo and len(packaged) >= 3
+
+
+async def test_validated_themes_are_cached_so_a_restart_reads_no_yaml(paths, monkeypatch) -> None:
+    (user_theme_dir(paths) / "mine.yaml").write_text("name: mine\nprimary: '#123456'\n")
+    app = App()
+    async with app.run_test():
+        assert load_themes(app, paths) == []
+    assert (paths.home / "cache" / "themes.json").is_file()
+
+    def no_yaml(*args, **kwargs):
+        raise AssertionError("a cached theme was parsed again")
+
+    monkeypatch.setattr(yaml, "load", no_yaml)
+    app = App()
+    async with app.run_test():
+        assert load_themes(app, paths) == []
+        assert app.get_theme("mine").primary == "#123456"
+        assert all(name in app.available_themes for name in BUILTIN)
+
+
+async def test_an_edited_theme_file_is_read_again(paths) -> None:
+    mine = user_theme_dir(paths) / "mine.yaml"
+    mine.write_text("name: mine\nprimary: '#123456'\n")
+    async with App().run_test() as pilot:
+        load_themes(pilot.app, paths)
+    mine.write_text("name: mine\nprimary: '#abcdef'\n")
+    async with App().run_test() as pilot:
+        assert load_themes(pilot.app, paths) == []
+        assert pilot.app.get_theme("mine").primary == "#abcdef"
+    mine.write_text("name: mine\nprimary: nope\n")  # now broken: reported, not served from cache
+    async with App().run_test() as pilot:
+        warnings = load_themes(pilot.app, paths)
+        assert len(warnings) == 1 and "not a color" in warnings[0]
+        assert "mine" not in pilot.app.available_themes
+
+
+async def test_a_damaged_or_unwritable_cache_never_stops_the_themes(paths) -> None:
+    cache = paths.home / "cache" / "themes.json"
+    cache.parent.mkdir(parents=True)
+    cache.write_bytes(b'{"version": 1, "themes": {"x": ')  # torn
+    async with App().run_test() as pilot:
+        assert load_themes(pilot.app, paths) == []
+        assert all(name in pilot.app.available_themes for name in BUILTIN)
+    assert b"mewcode-dark" in cache.read_bytes()  # rebuilt
+    cache.unlink()
+    cache.mkdir()  # cannot be written
+    async with App().run_test() as pilot:
+        assert load_themes(pilot.app, paths) == []
+        assert all(name in pilot.app.available_themes for name in BUILTIN)
