@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_left
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
+
+import msgspec
 
 if TYPE_CHECKING:
     from agent_core.messages import Message
@@ -41,8 +42,7 @@ def human_size(n: int) -> str:
     return f"{n} B"
 
 
-@dataclass
-class ToolCallRecord:
+class ToolCallRecord(msgspec.Struct):
     """One tool call as the UI shows it."""
 
     call_id: str
@@ -77,14 +77,12 @@ class ToolCallRecord:
         return bounded_preview(text, chars=2_000, lines=30)
 
 
-@dataclass
-class UserEntry:
+class UserEntry(msgspec.Struct):
     text: str
 
 
-@dataclass
-class AssistantEntry:
-    chunks: list[str] = field(default_factory=list)
+class AssistantEntry(msgspec.Struct):
+    chunks: list[str] = msgspec.field(default_factory=list)
     done: bool = False
     continued: bool = False  # a later segment of one long streamed answer
 
@@ -95,9 +93,8 @@ class AssistantEntry:
         return self.chunks[0] if self.chunks else ""
 
 
-@dataclass
-class ThinkingEntry:
-    chunks: list[str] = field(default_factory=list)
+class ThinkingEntry(msgspec.Struct):
+    chunks: list[str] = msgspec.field(default_factory=list)
     expanded: bool = False
     done: bool = False
 
@@ -108,19 +105,16 @@ class ThinkingEntry:
         return self.chunks[0] if self.chunks else ""
 
 
-@dataclass
-class ToolRoundEntry:
-    calls: list[ToolCallRecord] = field(default_factory=list)
+class ToolRoundEntry(msgspec.Struct):
+    calls: list[ToolCallRecord] = msgspec.field(default_factory=list)
 
 
-@dataclass
-class NoticeEntry:
+class NoticeEntry(msgspec.Struct):
     level: Literal["info", "warning", "error"]
     text: str
 
 
-@dataclass
-class TodoEntry:
+class TodoEntry(msgspec.Struct):
     todos: list[dict[str, Any]]
 
 
