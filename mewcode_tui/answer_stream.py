@@ -112,7 +112,7 @@ class AnswerStream:
             added.append(self.transcript.add(segment))
             self._segment_chars = len(piece)
         view = None if new else self.log.view(entry)
-        width = view.size.width if view is not None else 0
+        width = self.log.answer_width
         if view is not None and not entry.done:
             await view.write(pieces[0])  # type: ignore[attr-defined]
         # A burst that fills the screen on its own replaces the window (the live
@@ -123,7 +123,7 @@ class AnswerStream:
             await view.finish(reparse=False)  # type: ignore[attr-defined]
             await self.log.remount(entry)
         finished = [e for e in ([] if new else [entry]) + added if e.done]
-        if width and finished:
+        if width > 0 and finished:
             live = added[-1] if added and not added[-1].done else None
             self._measure_bottom(finished, width, live)
 
@@ -132,8 +132,8 @@ class AnswerStream:
     ) -> None:
         """Render the finished segments that will be on screen (the newest, a screenful).
 
-        All assistant views share the live view's width, so they can be measured
-        before their first layout; the rest keep their estimate until shown or idle.
+        All answer views share one width, so they can be measured before their
+        first layout; the rest keep their estimate until shown or idle.
         Below them, the live segment takes its (estimated) share of the screen.
         """
         rows = estimated_height(live.text, width) if live is not None else 0

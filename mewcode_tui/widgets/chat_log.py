@@ -101,6 +101,13 @@ class ChatLog(VerticalScroll, can_focus=False):
         # public flag for the released anchor.
         return self.at_bottom or (self.is_anchored and not self._anchor_released)
 
+    ANSWER_PADDING = 2  # answer views' "padding: 0 1" (screens/main.tcss)
+
+    @property
+    def answer_width(self) -> int:
+        """The content width every answer view has: the pane's, less their padding."""
+        return self.scrollable_content_region.width - self.ANSWER_PADDING
+
     def view(self, entry: Entry) -> Widget | None:
         """The mounted widget for ``entry``, if it is in the window."""
         return self._views.get(id(entry))
@@ -157,7 +164,7 @@ class ChatLog(VerticalScroll, can_focus=False):
 
     def _tail_filling(self, entries: list[Entry], rows: int) -> int:
         """How many of the last ``entries`` it takes to fill ``rows`` (estimated)."""
-        width = max(1, self.size.width - 2)  # the views' horizontal padding
+        width = max(1, self.answer_width)
         filled = 0
         for count, entry in enumerate(reversed(entries), start=1):
             text = entry.text if isinstance(entry, AssistantEntry) else ""

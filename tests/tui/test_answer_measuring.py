@@ -38,6 +38,8 @@ async def test_segments_are_measured_once_the_stream_is_quiet(make_app, project)
         assert len(views) > 3
         await wait_until(pilot, lambda: all(v.measured for v in views), timeout=10)
         await pilot.pause(0.1)
+        # Views are measured ahead of layout at the width they all share.
+        assert {view.size.width for view in views} == {chat.answer_width}
         # Measured heights are the rendered Markdown's, and the view still follows the bottom.
         for view in views:
             assert view.size.height == view.plain_text().count("\n") + 1
