@@ -7,6 +7,7 @@ events to the presenter one at a time.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import time
@@ -180,7 +181,10 @@ class MainScreen(Screen):
             )
             self.provider = provider
             self.warm_provider()  # the HTTP client is built while the session opens
+            views_ready = self.warm_views()
             runtime = await self.opener(self.options, provider)
+            with contextlib.suppress(Exception):  # a failure is logged by the worker
+                await views_ready.wait()
         except MewCodeError as exc:
             self.status.phase = "no session"
             self.say(f"Cannot start: {exc}", "error")
@@ -224,6 +228,16 @@ class MainScreen(Screen):
                 await self.provider.warm()
             except Exception:  # the first request reports the problem to the user
                 log.warning("warming the provider failed", exc_info=True)
+
+    @work(group="warm")
+    async def warm_views(self) -> None:
+        """Load and style the answer views ahead of the first answer."""
+        from mewcode_tui.warmup import warm_answer_views
+
+        try:
+            await warm_answer_views(self, self.chat.answer_width)
+        except Exception:  # only a head start: the first answer does the work instead
+            log.warning("warming the answer views failed", exc_info=True)
 
     def refresh_status(self) -> None:
         if self.runtime is not None:

@@ -1,4 +1,4 @@
-"""The TUI builds the provider's client while the session opens, not on the first turn."""
+"""While the session opens, the TUI builds the provider's client and readies the answer views."""
 
 from __future__ import annotations
 
@@ -44,3 +44,19 @@ async def test_a_failed_warm_up_is_logged_not_shown(options, project):
         levels = [getattr(e, "level", None) for e in screen.transcript.entries]
         assert "error" not in levels and "warning" not in levels
         assert screen.transcript.entries[-1].text == "still works"
+
+
+async def test_answer_views_are_styled_before_the_session_is_ready(make_app, project):
+    from mewcode_tui.widgets.assistant_view import AssistantMessageView, AssistantTextView
+
+    runtime = FakeRuntime(project, [plain_answer("hi")])
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.main_screen
+        await wait_until(pilot, lambda: screen.runtime is not None)
+        # The Markdown blocks' CSS is parsed already (the first answer does not wait
+        # for it), and the hidden sample views are gone.
+        styled = {class_var.split(".")[0] for _, class_var in app.stylesheet.source}
+        assert {"MarkdownFence", "MarkdownTable", "MarkdownBulletList"} <= styled
+        assert not screen.query(AssistantMessageView) and not screen.query(AssistantTextView)
+        assert screen.chat.children  # the welcome notice: nothing else was touched
