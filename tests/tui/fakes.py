@@ -122,6 +122,19 @@ def plain_answer(text: str, chunk: int = 4) -> Script:
     return script
 
 
+def paced_answer(pieces: list[str], pause: float = 0.15) -> Script:
+    """A turn that streams ``pieces`` with a pause after each, so each reaches the view alone."""
+
+    async def script(send: Send, prompt: str) -> None:
+        await send(ev.TurnStarted(turn_id="t", input=prompt))
+        for piece in pieces:
+            await send(ev.MessageDelta(text=piece))
+            await asyncio.sleep(pause)
+        await send(ev.AssistantMessage(content=[], usage=Usage()))
+
+    return script
+
+
 def tool_call(call_id: str, tool: str, summary: str, **inp: Any) -> ev.ToolCall:
     return ev.ToolCall(
         call_id=call_id, tool=tool, input=inp, read_only=tool != "Edit", summary=summary

@@ -7,8 +7,8 @@ import asyncio
 from agent_core import events as ev
 from mewcode_tui.widgets.assistant_view import AssistantMessageView
 from mewcode_tui.widgets.message_view import UserMessageView
-from tests.tui.conftest import wait_until
-from tests.tui.fakes import FakeRuntime, plain_answer
+from tests.tui.conftest import run_one_turn, wait_until
+from tests.tui.fakes import FakeRuntime, paced_answer, plain_answer
 
 ANSWER = "# Result\n\nHere is `code`:\n\n```python\nprint('hi')\n```\n\nDone, **bold** end."
 
@@ -100,22 +100,10 @@ async def test_table_split_across_flushes_renders_as_a_table(make_app, project):
         "-|---|\n| one | here |\n",
         "| two | there |\n\nDone.\n",
     ]
-
-    async def script(send, prompt):
-        await send(ev.TurnStarted(turn_id="t", input=prompt))
-        for piece in pieces:
-            await send(ev.MessageDelta(text=piece))
-            await asyncio.sleep(0.15)  # each piece reaches the widget on its own
-        await send(ev.AssistantMessage(content=[], usage=runtime.usage))
-
-    runtime = FakeRuntime(project, [script])
+    runtime = FakeRuntime(project, [paced_answer(pieces)])
     app = make_app(runtime)
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = app.main_screen
-        await wait_until(pilot, lambda: screen.runtime is not None)
-        await pilot.press(*"go", "enter")
-        await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active)
-        await pilot.pause()
+        screen = await run_one_turn(pilot, app, runtime)
         view = screen.query_one(AssistantMessageView)
         tables = list(view.query("MarkdownTable"))
         assert len(tables) == 1
@@ -137,22 +125,10 @@ async def test_a_fence_whose_language_has_not_arrived_is_never_guessed(
 
     monkeypatch.setattr(pygments.lexers, "guess_lexer", guess_lexer)
     pieces = ["Run this:\n\n```", "\nmake test\n", "```\n\nThen:\n\n```", "python\nprint(1)\n```\n"]
-
-    async def script(send, prompt):
-        await send(ev.TurnStarted(turn_id="t", input=prompt))
-        for piece in pieces:
-            await send(ev.MessageDelta(text=piece))
-            await asyncio.sleep(0.15)  # each piece reaches the widget on its own
-        await send(ev.AssistantMessage(content=[], usage=runtime.usage))
-
-    runtime = FakeRuntime(project, [script])
+    runtime = FakeRuntime(project, [paced_answer(pieces)])
     app = make_app(runtime)
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = app.main_screen
-        await wait_until(pilot, lambda: screen.runtime is not None)
-        await pilot.press(*"go", "enter")
-        await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active)
-        await pilot.pause()
+        screen = await run_one_turn(pilot, app, runtime)
         fences = list(screen.query_one(AssistantMessageView).query("MarkdownFence"))
         assert guesses == []
         assert [fence.code.strip() for fence in fences] == ["make test", "print(1)"]

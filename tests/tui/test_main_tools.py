@@ -5,7 +5,7 @@ from __future__ import annotations
 from agent_core import events as ev
 from agent_core.usage import Usage
 from mewcode_tui.widgets.tool_call_view import ToolCallDetail, ToolCallLine, ToolRoundView
-from tests.tui.conftest import wait_until
+from tests.tui.conftest import run_one_turn
 from tests.tui.fakes import FakeRuntime, tool_call, tool_result
 
 DIFF = "--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n x = 1\n-y = 2\n+y = 3\n"
@@ -26,20 +26,11 @@ async def two_rounds(send, prompt):
     await send(tool_result("e1", "Edit", "edited a.py", 30))
 
 
-async def run_tools_turn(pilot, app, runtime):
-    screen = app.main_screen
-    await wait_until(pilot, lambda: screen.runtime is not None)
-    await pilot.press(*"go", "enter")
-    await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active)
-    await pilot.pause()
-    return screen
-
-
 async def test_calls_render_as_one_line_each_grouped_by_round(make_app, project):
     runtime = FakeRuntime(project, [two_rounds])
     app = make_app(runtime)
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = await run_tools_turn(pilot, app, runtime)
+        screen = await run_one_turn(pilot, app, runtime)
         rounds = list(screen.query(ToolRoundView))
         assert [len(r.query_children(ToolCallLine)) for r in rounds] == [2, 1]
         assert rounds[0].has_class("-multi") and not rounds[1].has_class("-multi")
@@ -56,7 +47,7 @@ async def test_keyboard_walks_and_expands_the_tree(make_app, project):
     runtime = FakeRuntime(project, [two_rounds])
     app = make_app(runtime)
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = await run_tools_turn(pilot, app, runtime)
+        screen = await run_one_turn(pilot, app, runtime)
         await pilot.press("tab")  # from the prompt into the tree: the latest call
         assert isinstance(app.focused, ToolCallLine) and app.focused.record.call_id == "e1"
         await pilot.press("up")
@@ -85,7 +76,7 @@ async def test_ctrl_o_expands_and_collapses_everything(make_app, project):
     runtime = FakeRuntime(project, [two_rounds])
     app = make_app(runtime)
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = await run_tools_turn(pilot, app, runtime)
+        screen = await run_one_turn(pilot, app, runtime)
         await pilot.press("ctrl+o")
         await pilot.pause()
         assert {d.record.call_id for d in screen.query(ToolCallDetail)} == {"r1", "g1", "e1"}
@@ -103,7 +94,7 @@ async def test_d_on_an_edit_opens_the_full_diff(make_app, project):
     runtime = FakeRuntime(project, [two_rounds])
     app = make_app(runtime)
     async with app.run_test(size=(100, 30)) as pilot:
-        await run_tools_turn(pilot, app, runtime)
+        await run_one_turn(pilot, app, runtime)
         await pilot.press("tab", "d")
         await pilot.pause()
         assert isinstance(app.screen, DiffScreen)
@@ -113,7 +104,7 @@ async def test_the_footer_offers_only_keys_that_act_on_the_focused_call(make_app
     runtime = FakeRuntime(project, [two_rounds])
     app = make_app(runtime)
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = await run_tools_turn(pilot, app, runtime)
+        screen = await run_one_turn(pilot, app, runtime)
 
         def offered() -> set[str]:
             return {b.binding.description for b in app.active_bindings.values() if b.enabled}

@@ -20,30 +20,29 @@ class WarmableProvider:
             raise OSError("no CA bundle")
 
 
-async def test_the_provider_is_warmed_once_when_the_session_opens(options, project):
-    provider = WarmableProvider()
-    runtime = FakeRuntime(project, [plain_answer("hi")])
+async def one_turn_with(options, project, provider: WarmableProvider, answer: str):
+    """Open a session with ``provider``, run one turn; returns the finished screen."""
+    runtime = FakeRuntime(project, [plain_answer(answer)])
     app = MewCodeApp(options, provider=provider, opener=opener_for(runtime), clock=lambda: 1.0)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = app.main_screen
         await wait_until(pilot, lambda: screen.runtime is not None and provider.warmed == 1)
         await pilot.press(*"go", "enter")
         await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active)
-        assert provider.warmed == 1
+    return screen
+
+
+async def test_the_provider_is_warmed_once_when_the_session_opens(options, project):
+    provider = WarmableProvider()
+    await one_turn_with(options, project, provider, "hi")
+    assert provider.warmed == 1
 
 
 async def test_a_failed_warm_up_is_logged_not_shown(options, project):
-    provider = WarmableProvider(fails=True)
-    runtime = FakeRuntime(project, [plain_answer("still works")])
-    app = MewCodeApp(options, provider=provider, opener=opener_for(runtime), clock=lambda: 1.0)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = app.main_screen
-        await wait_until(pilot, lambda: screen.runtime is not None and provider.warmed == 1)
-        await pilot.press(*"go", "enter")
-        await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active)
-        levels = [getattr(e, "level", None) for e in screen.transcript.entries]
-        assert "error" not in levels and "warning" not in levels
-        assert screen.transcript.entries[-1].text == "still works"
+    screen = await one_turn_with(options, project, WarmableProvider(fails=True), "still works")
+    levels = [getattr(e, "level", None) for e in screen.transcript.entries]
+    assert "error" not in levels and "warning" not in levels
+    assert screen.transcript.entries[-1].text == "still works"
 
 
 async def test_answer_views_are_styled_before_the_session_is_ready(make_app, project):
