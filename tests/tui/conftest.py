@@ -44,11 +44,11 @@ async def wait_until(pilot, predicate, timeout: float = 5.0) -> None:
     raise AssertionError("condition not reached in time")
 
 
-async def run_one_turn(pilot, app, runtime):
+async def run_one_turn(pilot, app, runtime, timeout: float = 5.0):
     """Send a prompt and wait for its turn to end; returns the main screen."""
     screen = app.main_screen
     await wait_until(pilot, lambda: screen.runtime is not None)
     await pilot.press(*"go", "enter")
-    await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active)
+    await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active, timeout=timeout)
     await pilot.pause()
     return screen

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mewcode_tui.transcript import AssistantEntry, estimated_height
 from mewcode_tui.widgets.assistant_view import AssistantTextView
-from tests.tui.conftest import wait_until
+from tests.tui.conftest import run_one_turn, wait_until
 from tests.tui.fakes import FakeRuntime, plain_answer
 
 
@@ -28,10 +28,8 @@ async def test_segments_are_measured_once_the_stream_is_quiet(make_app, project)
     runtime = FakeRuntime(project, [plain_answer(text, chunk=64)])
     app = make_app(runtime)
     async with app.run_test(size=(100, 30)) as pilot:
-        screen, chat = app.main_screen, app.main_screen.chat
-        await wait_until(pilot, lambda: screen.runtime is not None)
-        await pilot.press(*"long", "enter")
-        await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active, timeout=30)
+        screen = await run_one_turn(pilot, app, runtime, timeout=30)
+        chat = screen.chat
         await load_all(pilot, chat)
         chat.scroll_end(animate=False, immediate=True)
         views = list(chat.query(AssistantTextView))
@@ -56,10 +54,8 @@ async def test_reading_position_kept_when_a_segment_above_is_measured(make_app, 
     runtime = FakeRuntime(project, [plain_answer(text, chunk=64)])
     app = make_app(runtime)
     async with app.run_test(size=(100, 30)) as pilot:
-        screen, chat = app.main_screen, app.main_screen.chat
-        await wait_until(pilot, lambda: screen.runtime is not None)
-        await pilot.press(*"long", "enter")
-        await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active, timeout=30)
+        screen = await run_one_turn(pilot, app, runtime, timeout=30)
+        chat = screen.chat
         await load_all(pilot, chat)
         views = list(chat.query(AssistantTextView))
         middle = len(views) // 2

@@ -8,7 +8,7 @@ from agent_core import events as ev
 from agent_core.usage import Usage
 from bench.bench_tui import markdown_answer
 from mewcode_tui.transcript import AssistantEntry
-from tests.tui.conftest import wait_until
+from tests.tui.conftest import run_one_turn, wait_until
 from tests.tui.fakes import FakeRuntime, plain_answer
 from tests.tui.test_answer_measuring import load_all
 
@@ -22,10 +22,8 @@ async def test_a_burst_mounts_its_tail_and_older_text_comes_back_in_order(make_a
     runtime = FakeRuntime(project, [plain_answer(text, chunk=64)])
     app = make_app(runtime)
     async with app.run_test(size=(100, 30)) as pilot:
-        screen, chat = app.main_screen, app.main_screen.chat
-        await wait_until(pilot, lambda: screen.runtime is not None)
-        await pilot.press(*"burst", "enter")
-        await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active, timeout=30)
+        screen = await run_one_turn(pilot, app, runtime, timeout=30)
+        chat = screen.chat
         await pilot.pause(0.1)
         entries = screen.transcript.entries
         # Far fewer views than segments, and they are the transcript's newest, in order.
