@@ -116,9 +116,11 @@ class AnswerStream:
         if view is not None and not entry.done:
             await view.write(pieces[0])  # type: ignore[attr-defined]
         # A burst that fills the screen on its own replaces the window (the live
-        # view included), so the finished segment's view is only swapped otherwise.
-        jumped = bool(added) and await self.log.append_all(added)
-        if view is not None and entry.done and not jumped:
+        # view included), so the finished segment's view is swapped only if it is
+        # still in the window (its own unmount stops its stream otherwise).
+        if added:
+            await self.log.append_all(added)
+        if view is not None and entry.done and self.log.view(entry) is view:
             # Now a compact view: nothing to stream, no final re-parse.
             await view.finish(reparse=False)  # type: ignore[attr-defined]
             await self.log.remount(entry)
