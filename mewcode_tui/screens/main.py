@@ -393,8 +393,8 @@ class MainScreen(Screen):
         if self.prompt.current_query() == query:
             self.menu.show(query, candidates)
 
-    def on_prompt_input_focus_tools(self, message: PromptInput.FocusTools) -> None:
-        if not self.chat.focus_last_call():
+    async def on_prompt_input_focus_tools(self, message: PromptInput.FocusTools) -> None:
+        if not await self.chat.focus_last_call():
             self.app.notify("No tool calls yet.", timeout=2)
 
     def on_tool_call_line_leave(self, message: ToolCallLine.Leave) -> None:

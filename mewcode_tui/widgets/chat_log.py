@@ -289,11 +289,11 @@ class ChatLog(VerticalScroll, can_focus=False):
                 return line
         return None
 
-    def focus_last_call(self) -> bool:
-        """Focus the most recent tool call; False when none is mounted."""
-        lines = self.tool_lines()
-        if not lines:
-            return False
+    async def focus_last_call(self) -> bool:
+        """Focus the most recent tool call, mounting older entries until one is; False if none."""
+        while not (lines := self.tool_lines()):
+            if not self.transcript.calls or not await self.load_older():
+                return False
         lines[-1].focus()
         lines[-1].scroll_visible(animate=False)
         return True

@@ -115,3 +115,29 @@ async def test_an_entry_added_during_a_burst_stays_mounted_after_it(make_app, pr
         await pilot.pause()
         assert mounted_entries(chat) == transcript.entries[chat.first_mounted :]
         assert mounted_entries(chat)[-1] is notice
+
+
+async def test_tab_finds_the_last_tool_call_even_after_a_burst_scrolled_it_away(make_app, project):
+    from mewcode_tui.widgets.tool_call_view import ToolCallLine
+    from tests.tui.fakes import tool_call, tool_result
+
+    text = markdown_answer(40_000)
+
+    async def read_then_explain(send, prompt):
+        await send(ev.TurnStarted(turn_id="t", input=prompt))
+        await send(tool_call("r1", "Read", "a.py", file_path="a.py"))
+        await send(tool_result("r1", "Read", "x = 1\n", 4))
+        await send(ev.AssistantMessage(content=[], usage=Usage()))
+        for i in range(0, len(text), 64):
+            await send(ev.MessageDelta(text=text[i : i + 64]))
+        await send(ev.AssistantMessage(content=[], usage=Usage()))
+
+    runtime = FakeRuntime(project, [read_then_explain])
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await run_one_turn(pilot, app, runtime, timeout=30)
+        assert not screen.chat.tool_lines()  # the answer pushed the call out of the window
+        await pilot.press("tab")
+        await pilot.pause()
+        assert isinstance(screen.focused, ToolCallLine)
+        assert screen.focused.record.call_id == "r1"
