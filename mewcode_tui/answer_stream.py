@@ -18,32 +18,13 @@ from mewcode_tui.transcript import (
     AssistantEntry,
     Transcript,
     estimated_height,
-    last_cut,
-    segment_cut,
+    split_segments,
 )
 
 if TYPE_CHECKING:
     from mewcode_tui.widgets.chat_log import ChatLog
 
 FLUSH_SECONDS = 0.05
-
-
-def split_segments(segment_text: str, text: str, limit: int = SEGMENT_CHARS) -> list[str]:
-    """``text`` as pieces: all but the last end a segment (the first continues ``segment_text``)."""
-    pieces: list[str] = []
-    current = segment_text
-    while True:
-        cut = segment_cut(current, text, limit)
-        if cut is None:
-            break
-        pieces.append(text[:cut])
-        text, current = text[cut:], ""
-    if pieces and (cut := last_cut(text)):
-        # The segment completed last takes the tail's whole paragraphs with it.
-        pieces[-1] += text[:cut]
-        text = text[cut:]
-    pieces.append(text)
-    return pieces
 
 
 class AnswerStream:

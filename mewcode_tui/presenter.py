@@ -13,6 +13,7 @@ from mewcode_tui.transcript import (
     TodoEntry,
     ToolCallRecord,
     Transcript,
+    answer_entries,
 )
 
 if TYPE_CHECKING:
@@ -101,7 +102,8 @@ class TurnPresenter:
         if not self._streamed:
             text = "".join(b.get("text", "") for b in event.content if b.get("type") == "text")
             if text:
-                await self.log.append(self.transcript.add(AssistantEntry([text], done=True)))
+                entries = [self.transcript.add(entry) for entry in answer_entries(text)]
+                await self.log.append_all(entries)
         await self._finish_streams()
         self._streamed = False
         self.answer.reset()

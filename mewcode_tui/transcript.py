@@ -240,6 +240,34 @@ def last_cut(piece: str) -> int | None:
     return None
 
 
+def split_segments(segment_text: str, text: str, limit: int = SEGMENT_CHARS) -> list[str]:
+    """``text`` as pieces: all but the last end a segment (the first continues ``segment_text``)."""
+    pieces: list[str] = []
+    current = segment_text
+    while True:
+        cut = segment_cut(current, text, limit)
+        if cut is None:
+            break
+        pieces.append(text[:cut])
+        text, current = text[cut:], ""
+    if pieces and (cut := last_cut(text)):
+        # The segment completed last takes the tail's whole paragraphs with it.
+        pieces[-1] += text[:cut]
+        text = text[cut:]
+    pieces.append(text)
+    return pieces
+
+
+def answer_entries(text: str) -> list[AssistantEntry]:
+    """A finished answer as segment entries, cut where a stream of it would be.
+
+    One widget renders each; a long answer in one piece would be rendered
+    whole (seconds for hundreds of KB) the moment any of it is shown.
+    """
+    pieces = split_segments("", text)
+    return [AssistantEntry([piece], done=True, continued=i > 0) for i, piece in enumerate(pieces)]
+
+
 def transcript_from_history(history: list[Message]) -> Transcript:
     """Rebuild a transcript from saved messages (resume): text, thinking and tool rounds."""
     from agent_core.context.compaction import ACK_TEXT, is_summary
@@ -273,7 +301,8 @@ def transcript_from_history(history: list[Message]) -> Transcript:
         transcript.end_round()
         for block in message.content:
             if isinstance(block, TextBlock) and block.text:
-                transcript.add(AssistantEntry([block.text], done=True))
+                for entry in answer_entries(block.text):
+                    transcript.add(entry)
             elif isinstance(block, ThinkingBlock) and block.thinking:
                 transcript.add(ThinkingEntry([block.thinking], done=True))
             elif isinstance(block, ToolUseBlock):

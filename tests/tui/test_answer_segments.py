@@ -6,7 +6,7 @@ import asyncio
 
 from agent_core import events as ev
 from agent_core.usage import Usage
-from mewcode_tui.answer_stream import split_segments
+from mewcode_tui.transcript import split_segments
 from mewcode_tui.widgets.assistant_view import AssistantTextView
 from tests.tui.conftest import wait_until
 

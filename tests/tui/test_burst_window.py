@@ -141,3 +141,21 @@ async def test_tab_finds_the_last_tool_call_even_after_a_burst_scrolled_it_away(
         await pilot.pause()
         assert isinstance(screen.focused, ToolCallLine)
         assert screen.focused.record.call_id == "r1"
+
+
+async def test_an_answer_that_arrives_whole_is_shown_in_segments(make_app, project):
+    text = markdown_answer(40_000)
+
+    async def not_streamed(send, prompt):
+        await send(ev.TurnStarted(turn_id="t", input=prompt))
+        await send(ev.AssistantMessage(content=[{"type": "text", "text": text}], usage=Usage()))
+
+    runtime = FakeRuntime(project, [not_streamed])
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await run_one_turn(pilot, app, runtime)
+        chat = screen.chat
+        answers = [e for e in screen.transcript.entries if isinstance(e, AssistantEntry)]
+        assert len(answers) > 10 and "".join(e.text for e in answers) == text
+        assert mounted_entries(chat) == screen.transcript.entries[chat.first_mounted :]
+        assert chat.at_bottom

@@ -6,7 +6,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agent_core.messages import Message, TextBlock, ToolResultBlock, ToolUseBlock
-from mewcode_tui.answer_stream import split_segments
 from mewcode_tui.transcript import (
     AssistantEntry,
     ToolCallRecord,
@@ -16,6 +15,7 @@ from mewcode_tui.transcript import (
     bounded_preview,
     human_size,
     segment_cut,
+    split_segments,
     transcript_from_history,
 )
 
@@ -98,3 +98,22 @@ def test_a_compacted_history_shows_a_marker_not_the_summary_text() -> None:
     assert isinstance(entries[0], NoticeEntry) and "summarised" in entries[0].text
     assert [e.text for e in entries if isinstance(e, UserEntry)] == ["next question"]
     assert "Primary request" not in repr(entries)
+
+
+def test_a_long_saved_answer_comes_back_in_segments_not_one_huge_entry():
+    from bench.bench_tui import markdown_answer
+    from mewcode_tui.transcript import SEGMENT_CHARS
+
+    text = markdown_answer(50_000)
+    history = [
+        Message("user", [TextBlock("explain")]),
+        Message("assistant", [TextBlock(text)]),
+    ]
+    entries = transcript_from_history(history).entries
+    answers = [e for e in entries if isinstance(e, AssistantEntry)]
+    assert len(answers) > 20
+    assert "".join(e.text for e in answers) == text
+    assert all(e.done for e in answers)
+    assert [e.continued for e in answers] == [False] + [True] * (len(answers) - 1)
+    # Each one is a bounded amount of Markdown to render.
+    assert max(len(e.text) for e in answers) < 3 * SEGMENT_CHARS
