@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
-from agent_core.llm import provider_errors
 from agent_core.llm.anthropic_format import build_params
 from agent_core.llm.base import (
     ChatRequest,
@@ -48,21 +46,11 @@ class AnthropicProvider(SDKProvider):
             api_key=self._api_key, base_url=self._base_url, max_retries=0
         )
 
-    async def _attempt(self, params: dict[str, Any]) -> AsyncIterator[StreamEvent]:
-        try:
-            response = await self._client.messages.create(**params, stream=True)
-        except Exception as exc:
-            raise self._error(exc, streaming=False) from exc
-        assembler = AnthropicStreamAssembler()
-        try:
-            async with response:
-                async for event in response:
-                    for out in assembler.feed(event):
-                        yield out
-        except Exception as exc:
-            raise self._error(exc, streaming=True) from exc
-        if not assembler.finished:
-            raise provider_errors.dropped()
+    async def _open(self, params: dict[str, Any]) -> Any:
+        return await self._client.messages.create(**params, stream=True)
+
+    def _assembler(self) -> AnthropicStreamAssembler:
+        return AnthropicStreamAssembler()
 
 
 class _Block:
@@ -86,6 +74,13 @@ class AnthropicStreamAssembler:
         self.usage = Usage()
         self.stop_reason: str | None = None
         self.finished = False
+
+    @property
+    def complete(self) -> bool:
+        return self.finished
+
+    def finish(self) -> list[StreamEvent]:
+        return []  # every event went out as it arrived
 
     def feed(self, event: Any) -> list[StreamEvent]:
         kind = event.type

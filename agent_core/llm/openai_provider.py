@@ -6,11 +6,9 @@ OpenRouter...) through the base URL.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any
 
 from agent_core.errors import ProviderError
-from agent_core.llm import provider_errors
 from agent_core.llm.base import (
     ChatRequest,
     Stop,
@@ -62,25 +60,11 @@ class OpenAIProvider(SDKProvider):
                 "not_configured", f"no API key configured: set {self._key_env}"
             ) from exc
 
-    async def _attempt(self, params: dict[str, Any]) -> AsyncIterator[StreamEvent]:
-        try:
-            response = await self._client.chat.completions.create(**params)
-        except Exception as exc:
-            raise self._error(exc, streaming=False) from exc
-        assembler = OpenAIStreamAssembler()
-        try:
-            async with response:
-                async for chunk in response:
-                    for out in assembler.feed(chunk):
-                        yield out
-        except Exception as exc:
-            # A cut after finish_reason loses only the usage chunk: the answer is whole.
-            if assembler.finish_reason is None:
-                raise self._error(exc, streaming=True) from exc
-        if assembler.finish_reason is None:
-            raise provider_errors.dropped()
-        for out in assembler.finish():
-            yield out
+    async def _open(self, params: dict[str, Any]) -> Any:
+        return await self._client.chat.completions.create(**params)
+
+    def _assembler(self) -> OpenAIStreamAssembler:
+        return OpenAIStreamAssembler()
 
 
 class _Call:
@@ -101,6 +85,11 @@ class OpenAIStreamAssembler:
         self.calls: dict[int, _Call] = {}
         self.finish_reason: str | None = None
         self.usage: Usage | None = None
+
+    @property
+    def complete(self) -> bool:
+        # A cut after finish_reason loses only the usage chunk: the answer is whole.
+        return self.finish_reason is not None
 
     def feed(self, chunk: Any) -> list[StreamEvent]:
         if chunk.usage is not None:

@@ -10,12 +10,27 @@ from __future__ import annotations
 import asyncio
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, Protocol
 
 from agent_core.errors import ProviderError
 from agent_core.llm import provider_errors
 from agent_core.llm.base import ChatRequest, StreamEvent
 from agent_core.llm.retry import with_retries
+
+
+class StreamAssembler(Protocol):
+    """Turns one vendor's stream items into provider-neutral events."""
+
+    @property
+    def complete(self) -> bool:
+        """The whole answer has arrived (a cut after this point loses nothing)."""
+        ...
+
+    def feed(self, item: Any) -> list[StreamEvent]: ...
+
+    def finish(self) -> list[StreamEvent]:
+        """Events held back until the stream is complete."""
+        ...
 
 
 class SDKProvider(ABC):
@@ -94,5 +109,29 @@ class SDKProvider(ABC):
         """The vendor's request parameters for a provider-neutral request."""
 
     @abstractmethod
-    def _attempt(self, params: dict[str, Any]) -> AsyncIterator[StreamEvent]:
+    async def _open(self, params: dict[str, Any]) -> Any:
+        """Send the request; the SDK's async stream of the answer."""
+
+    @abstractmethod
+    def _assembler(self) -> StreamAssembler:
+        """A fresh assembler for one answer."""
+
+    async def _attempt(self, params: dict[str, Any]) -> AsyncIterator[StreamEvent]:
         """One streaming request, mapped to provider-neutral stream events."""
+        try:
+            response = await self._open(params)
+        except Exception as exc:
+            raise self._error(exc, streaming=False) from exc
+        assembler = self._assembler()
+        try:
+            async with response:
+                async for item in response:
+                    for out in assembler.feed(item):
+                        yield out
+        except Exception as exc:
+            if not assembler.complete:
+                raise self._error(exc, streaming=True) from exc
+        if not assembler.complete:
+            raise provider_errors.dropped()
+        for out in assembler.finish():
+            yield out
