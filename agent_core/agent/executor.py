@@ -80,6 +80,38 @@ class ToolExecutor:
         self.completed[call.id] = result
         return result
 
+    async def _announce(
+        self,
+        call: ToolUseBlock,
+        summary: str,
+        *,
+        read_only: bool,
+        shown_input: dict[str, Any] | None = None,
+    ) -> None:
+        """Tell the front end about the call (its line in the tool tree)."""
+        await self.env.emit(
+            ev.ToolCall(
+                call_id=call.id,
+                tool=call.name,
+                input=call.input if shown_input is None else shown_input,
+                read_only=read_only,
+                summary=summary,
+            )
+        )
+
+    async def _refuse(
+        self,
+        call: ToolUseBlock,
+        summary: str,
+        message: str,
+        *,
+        read_only: bool,
+        shown_input: dict[str, Any] | None = None,
+    ) -> ToolResultBlock:
+        """Show a call that cannot run, and answer it with ``message`` as an error."""
+        await self._announce(call, summary, read_only=read_only, shown_input=shown_input)
+        return await self._finish(call, _error(call, message), 0.0)
+
     async def _execute(self, call: ToolUseBlock, input_error: str | None) -> ToolResultBlock:
         env = self.env
         tool = env.registry.get(call.name)
@@ -94,52 +126,20 @@ class ToolExecutor:
                     f"{call.name} is not available in the current permission mode; "
                     f"available tools: {names}"
                 )
-            await env.emit(
-                ev.ToolCall(
-                    call_id=call.id,
-                    tool=call.name,
-                    input=call.input,
-                    read_only=False,
-                    summary="unknown tool" if tool is None else "not available in this mode",
-                )
-            )
-            return await self._finish(call, _error(call, message), 0.0)
+            summary = "unknown tool" if tool is None else "not available in this mode"
+            return await self._refuse(call, summary, message, read_only=False)
         if input_error:
-            await env.emit(
-                ev.ToolCall(
-                    call_id=call.id,
-                    tool=call.name,
-                    input={},
-                    read_only=tool.read_only,
-                    summary="invalid arguments",
-                )
-            )
-            return await self._finish(
-                call, _error(call, f"invalid JSON arguments for {call.name}: {input_error}"), 0.0
+            message = f"invalid JSON arguments for {call.name}: {input_error}"
+            return await self._refuse(
+                call, "invalid arguments", message, read_only=tool.read_only, shown_input={}
             )
         try:
             args = validate_input(tool.params, call.input)
             summary = tool.summary(args)
         except ToolError as exc:
-            await env.emit(
-                ev.ToolCall(
-                    call_id=call.id,
-                    tool=call.name,
-                    input=call.input,
-                    read_only=tool.read_only,
-                    summary="invalid input",
-                )
-            )
-            return await self._finish(call, _error(call, f"{call.name}: {exc}"), 0.0)
-        await env.emit(
-            ev.ToolCall(
-                call_id=call.id,
-                tool=call.name,
-                input=call.input,
-                read_only=tool.read_only,
-                summary=summary,
-            )
-        )
+            message = f"{call.name}: {exc}"
+            return await self._refuse(call, "invalid input", message, read_only=tool.read_only)
+        await self._announce(call, summary, read_only=tool.read_only)
 
         if call.name == "ExitPlanMode":
             refusal = await self._approve_plan(call)
