@@ -16,16 +16,22 @@ _READ_PREFIX = re.compile(r"^\s*\d+\t")
 _HINT_SCAN_LIMIT = 2_000_000  # chars; the whitespace hint is skipped on huge files
 
 
+# The fields Edit and each MultiEdit step share, described once for the model.
+OldString = Annotated[str, msgspec.Meta(description="The exact text to replace")]
+NewString = Annotated[
+    str, msgspec.Meta(description="The text to replace it with (must differ from old_string)")
+]
+ReplaceAll = Annotated[
+    bool, msgspec.Meta(description="Replace every occurrence of old_string (default false)")
+]
+
+
 class EditOp(msgspec.Struct, forbid_unknown_fields=True):
     """One replacement: old_string becomes new_string."""
 
-    old_string: Annotated[str, msgspec.Meta(description="The exact text to replace")]
-    new_string: Annotated[
-        str, msgspec.Meta(description="The text to replace it with (must differ from old_string)")
-    ]
-    replace_all: Annotated[
-        bool, msgspec.Meta(description="Replace every occurrence of old_string (default false)")
-    ] = False
+    old_string: OldString
+    new_string: NewString
+    replace_all: ReplaceAll = False
 
 
 class EditParams(msgspec.Struct, forbid_unknown_fields=True):
@@ -35,13 +41,9 @@ class EditParams(msgspec.Struct, forbid_unknown_fields=True):
             description="Path of the file to modify (absolute, or relative to the project root)"
         ),
     ]
-    old_string: Annotated[str, msgspec.Meta(description="The exact text to replace")]
-    new_string: Annotated[
-        str, msgspec.Meta(description="The text to replace it with (must differ from old_string)")
-    ]
-    replace_all: Annotated[
-        bool, msgspec.Meta(description="Replace every occurrence of old_string (default false)")
-    ] = False
+    old_string: OldString
+    new_string: NewString
+    replace_all: ReplaceAll = False
 
 
 def _near_miss_hint(text: str, old: str) -> str:
