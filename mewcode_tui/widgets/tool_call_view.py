@@ -111,7 +111,8 @@ class ToolCallLine(Static, can_focus=True):
 
     def refresh_line(self) -> None:
         self.update(call_line(self.record))
-        self.refresh_bindings()  # the footer offers only the keys that do something now
+        if self.has_focus:  # the footer shows the focused call's keys (a recompose each time)
+            self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "open_diff":
