@@ -52,3 +52,14 @@ async def run_one_turn(pilot, app, runtime, timeout: float = 5.0):
     await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active, timeout=timeout)
     await pilot.pause()
     return screen
+
+
+async def ask_until_approval(pilot, app, prompt: str):
+    """Send ``prompt`` and wait for the approval dialog it leads to; returns the main screen."""
+    from mewcode_tui.screens.approval import ApprovalScreen
+
+    screen = app.main_screen
+    await wait_until(pilot, lambda: screen.runtime is not None)
+    await pilot.press(*prompt, "enter")
+    await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
+    return screen

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from agent_core import events as ev
 from mewcode_tui.transcript import ToolCallRecord
-from tests.tui.conftest import wait_until
+from tests.tui.conftest import ask_until_approval, wait_until
 from tests.tui.fakes import FakeRuntime, tool_call, tool_result
 
 
@@ -37,16 +37,12 @@ def record(screen, call_id: str) -> ToolCallRecord:
 
 
 async def test_allow_once_releases_the_waiting_agent(make_app, project):
-    from mewcode_tui.screens.approval import ApprovalScreen
 
     runtime = FakeRuntime(project)
     runtime.scripts.append(approval_script(runtime))
     app = make_app(runtime)
     async with app.run_test(size=(100, 34)) as pilot:
-        screen = app.main_screen
-        await wait_until(pilot, lambda: screen.runtime is not None)
-        await pilot.press(*"edit it", "enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
+        screen = await ask_until_approval(pilot, app, "edit it")
         # The agent is blocked on the ticket: the call waits, the turn is still running.
         assert record(screen, "c1").status == "awaiting"
         assert runtime.running and not runtime.replies
@@ -59,16 +55,12 @@ async def test_allow_once_releases_the_waiting_agent(make_app, project):
 
 
 async def test_deny_with_feedback_reaches_the_agent(make_app, project):
-    from mewcode_tui.screens.approval import ApprovalScreen
 
     runtime = FakeRuntime(project)
     runtime.scripts.append(approval_script(runtime))
     app = make_app(runtime)
     async with app.run_test(size=(100, 34)) as pilot:
-        screen = app.main_screen
-        await wait_until(pilot, lambda: screen.runtime is not None)
-        await pilot.press(*"edit it", "enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
+        screen = await ask_until_approval(pilot, app, "edit it")
         await pilot.pause(0.5)
         await pilot.press("n", *"use b.py", "enter")
         await wait_until(pilot, lambda: not screen.turn_active)

@@ -6,7 +6,7 @@ from agent_core.agent.runtime import Runtime, RuntimeOptions
 from mewcode_tui.app import MewCodeApp
 from mewcode_tui.transcript import AssistantEntry
 from tests.helpers.scripted import EchoTool, ScriptedProvider, Step, TouchTool
-from tests.tui.conftest import wait_until
+from tests.tui.conftest import ask_until_approval, wait_until
 
 
 def make_real_app(options, provider) -> MewCodeApp:
@@ -35,15 +35,11 @@ def touch_then_answer() -> ScriptedProvider:
 
 
 async def test_approve_from_the_modal_while_the_runtime_waits(options):
-    from mewcode_tui.screens.approval import ApprovalScreen
 
     provider = touch_then_answer()
     app = make_real_app(options, provider)
     async with app.run_test(size=(100, 34)) as pilot:
-        screen = app.main_screen
-        await wait_until(pilot, lambda: screen.runtime is not None)
-        await pilot.press(*"touch a.txt", "enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
+        screen = await ask_until_approval(pilot, app, "touch a.txt")
         # The runtime is blocked on the ticket: one request so far, turn still running.
         await pilot.pause(0.5)
         assert screen.runtime.running and len(provider.requests) == 1
@@ -59,15 +55,11 @@ async def test_approve_from_the_modal_while_the_runtime_waits(options):
 
 
 async def test_deny_from_the_modal_reaches_the_model(options):
-    from mewcode_tui.screens.approval import ApprovalScreen
 
     provider = touch_then_answer()
     app = make_real_app(options, provider)
     async with app.run_test(size=(100, 34)) as pilot:
-        screen = app.main_screen
-        await wait_until(pilot, lambda: screen.runtime is not None)
-        await pilot.press(*"touch a.txt", "enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
+        screen = await ask_until_approval(pilot, app, "touch a.txt")
         await pilot.pause(0.5)
         await pilot.press("n", *"not that file", "enter")
         await wait_until(pilot, lambda: not screen.turn_active)
