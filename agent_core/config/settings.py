@@ -44,6 +44,13 @@ class Limits(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
     retries: int = 4
 
 
+class SandboxSettings(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
+    """``sandbox:``: the OS boundary every command runs in (SPEC §6)."""
+
+    network: bool | None = None
+    allowUnsandboxed: bool | None = None
+
+
 class RawSettings(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=False):
     """One settings file as written (every field optional)."""
 
@@ -57,6 +64,7 @@ class RawSettings(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=Fals
     lsp: dict[str, Any] | None = None
     snapshots: dict[str, Any] | None = None
     limits: dict[str, Any] | None = None
+    sandbox: SandboxSettings | None = None
 
 
 class RuleEntry(msgspec.Struct, frozen=True):
@@ -82,6 +90,8 @@ class Settings(msgspec.Struct):
     lsp: dict[str, Any] = {}
     snapshots: dict[str, Any] = {}
     limits: Limits = msgspec.field(default_factory=Limits)
+    sandbox_network: bool = True  # off when any settings file turns it off
+    allow_unsandboxed: bool = False  # read from user settings only
     problems: list[str] = []  # one line per invalid file, for the user
 
 
@@ -186,8 +196,24 @@ def load_settings(paths: MewcodePaths) -> Settings:
                 getattr(merged, name).update(value)
         if raw.limits:
             limits.update(raw.limits)
+        if raw.sandbox:
+            _merge_sandbox(merged, raw.sandbox, file, file == paths.user_settings)
     merged.limits = msgspec.convert(limits, Limits) if limits else Limits()
     return merged
+
+
+def _merge_sandbox(merged: Settings, raw: SandboxSettings, file: Path, user: bool) -> None:
+    """A project may only make the sandbox stricter: network off, never unsandboxed."""
+    if raw.network is False:
+        merged.sandbox_network = False
+    if raw.allowUnsandboxed is not None:
+        if user:
+            merged.allow_unsandboxed = raw.allowUnsandboxed
+        elif raw.allowUnsandboxed:
+            merged.problems.append(
+                f"{file}: sandbox.allowUnsandboxed is ignored here; only the user settings"
+                " file can turn the sandbox requirement off"
+            )
 
 
 def read_settings_mapping(file: Path) -> dict[str, Any]:
