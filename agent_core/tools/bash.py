@@ -11,6 +11,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 
+from agent_core.sandbox.policy import SandboxPolicy
 from agent_core.tools.base import PermissionKind, ToolContext, ToolError, ToolOutput
 from agent_core.tools.capture import OutputCapture, spill_path
 from agent_core.tools.procgroup import GroupProcess
@@ -44,6 +45,14 @@ class BashParams(msgspec.Struct, forbid_unknown_fields=True):
             " output later with BashOutput"
         ),
     ] = False
+
+
+def sandbox_of(ctx: ToolContext) -> SandboxPolicy | None:
+    """The session's OS sandbox policy, put in ctx.extra by the runtime; None runs unconfined."""
+    policy = ctx.extra.get("sandbox_policy")
+    if policy is not None and not isinstance(policy, SandboxPolicy):
+        raise ToolError(f"sandbox_policy must be a SandboxPolicy, not {type(policy).__name__}")
+    return policy
 
 
 def shell_env() -> dict[str, str]:
@@ -98,7 +107,7 @@ class BashTool:
             return await _start_background(args, ctx)
         timeout_ms = args.timeout or int(ctx.extra.get("bash_timeout_ms", DEFAULT_TIMEOUT_MS))
         started = time.monotonic()
-        proc = await GroupProcess.start(args.command, ctx.cwd, shell_env())
+        proc = await GroupProcess.start(args.command, ctx.cwd, shell_env(), sandbox_of(ctx))
         capture = OutputCapture(limit, spill_path(ctx.session_dir, ctx.call_id or f"pid{proc.pid}"))
         outcome: Outcome = "cancelled"
         try:
@@ -178,7 +187,7 @@ async def _start_background(args: BashParams, ctx: ToolContext) -> ToolOutput:
     started = time.monotonic()
     registry = shell_registry(ctx.extra)
     shell = await registry.start(
-        args.command, ctx.cwd, shell_env(), ctx.session_dir / "tool-results"
+        args.command, ctx.cwd, shell_env(), ctx.session_dir / "tool-results", sandbox_of(ctx)
     )
     _record(ctx, args.command, None, started, "background")
     return ToolOutput(

@@ -3,6 +3,11 @@
 Exit is detected on its own (pidfd, else polling) rather than through asyncio's
 subprocess wait, which also waits for the output pipe to close: a grandchild
 left running in the background would otherwise hold a finished command open.
+
+Given a SandboxPolicy, the command runs under the machine's OS sandbox backend
+(agent_core.sandbox), and whatever it leaves running dies with it. Every live
+GroupProcess is kept in a process-wide set so that ``kill_all_running`` can end
+them all from a signal handler or at exit.
 """
 
 from __future__ import annotations
@@ -11,13 +16,23 @@ import asyncio
 import os
 import signal
 import subprocess
+import sys
+import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from agent_core.sandbox.backend import Confinement
 from agent_core.tools.base import ToolError
+
+if TYPE_CHECKING:
+    from agent_core.sandbox.policy import SandboxPolicy
 
 KILL_GRACE_S = 1.0  # between SIGTERM and SIGKILL
 CHUNK_BYTES = 65536
 _POLL_S = 0.05
+EXIT_KILL_GRACE_S = 0.3  # kill_all_running: between SIGTERM and SIGKILL
+
+_RUNNING: set[GroupProcess] = set()  # started and not yet seen to exit
 
 
 class GroupProcess:
@@ -28,42 +43,72 @@ class GroupProcess:
         popen: subprocess.Popen[bytes],
         reader: asyncio.StreamReader,
         transport: asyncio.ReadTransport,
+        confinement: Confinement | None = None,
     ) -> None:
         self._popen = popen
+        self._confinement = confinement or Confinement([], None)
+        self._ended = False
         self._reader = reader
         self._transport = transport
         self._loop = asyncio.get_running_loop()
         self._exited: asyncio.Future[None] = self._loop.create_future()
         self._pidfd: int | None = None
         self._poller: asyncio.Task[None] | None = None
+        _RUNNING.add(self)
         self._watch_exit()
 
     @classmethod
     async def start(
-        cls, command: str, cwd: Path, env: dict[str, str] | None = None
+        cls,
+        command: str,
+        cwd: Path,
+        env: dict[str, str] | None = None,
+        sandbox: SandboxPolicy | None = None,
     ) -> GroupProcess:
-        """Start the command with stdin from /dev/null; raises ToolError if it cannot start."""
+        """Start the command with stdin from /dev/null; raises ToolError if it cannot start.
+
+        With a policy, the command runs confined by the machine's sandbox backend
+        (unconfined when there is none: the runtime warns about that); with None it
+        runs unconfined. Call this from the event loop's thread and keep that thread
+        alive: bubblewrap and Landlock kill the command when the thread that started
+        it exits.
+        """
         if not cwd.is_dir():
             raise ToolError(f"working directory {cwd} does not exist")
+        argv = ["/bin/bash", "-c", command]
+        confinement = Confinement(argv, env)
+        if sandbox is not None:
+            from agent_core.sandbox.selection import confine
+
+            try:
+                confinement = confine(argv, sandbox, cwd, env)
+            except OSError as exc:
+                raise ToolError(f"cannot set up the sandbox: {exc.strerror or exc}") from None
         try:
             popen = subprocess.Popen(
-                ["/bin/bash", "-c", command],
+                confinement.argv,
                 cwd=cwd,
-                env=env,
+                env=confinement.env,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
+                preexec_fn=confinement.preexec,
             )
         except OSError as exc:
-            raise ToolError(f"cannot start /bin/bash: {exc.strerror or exc}") from None
+            confinement.abandon()
+            raise ToolError(f"cannot start {confinement.argv[0]}: {exc.strerror or exc}") from None
+        except subprocess.SubprocessError:
+            confinement.abandon()  # the sandbox could not be applied in the child
+            raise ToolError("cannot confine the command: the sandbox failed to apply") from None
+        confinement.started(popen.pid)
         loop = asyncio.get_running_loop()
         reader = asyncio.StreamReader(limit=CHUNK_BYTES)
         assert popen.stdout is not None
         transport, _ = await loop.connect_read_pipe(
             lambda: asyncio.StreamReaderProtocol(reader), popen.stdout
         )
-        return cls(popen, reader, transport)
+        return cls(popen, reader, transport, confinement)
 
     @property
     def pid(self) -> int:
@@ -120,14 +165,23 @@ class GroupProcess:
 
     def _on_exit(self) -> None:
         self._stop_watch()
+        self._end()
         if not self._exited.done():
             self._exited.set_result(None)
 
     async def _poll_exit(self) -> None:
         while self._popen.poll() is None:
             await asyncio.sleep(_POLL_S)
+        self._end()
         if not self._exited.done():
             self._exited.set_result(None)
+
+    def _end(self) -> None:
+        """The command's own process is gone: forget it and clear away what it left behind."""
+        _RUNNING.discard(self)
+        if not self._ended:
+            self._ended = True
+            self._confinement.ended()
 
     def _stop_watch(self) -> None:
         if self._pidfd is not None:
@@ -136,3 +190,30 @@ class GroupProcess:
             self._pidfd = None
         if self._poller is not None and self._poller is not asyncio.current_task():
             self._poller.cancel()
+
+
+def kill_all_running(grace: float = EXIT_KILL_GRACE_S) -> int:
+    """Kill every command and background shell still running, with all they started.
+
+    Synchronous, for signal handlers (SIGTERM, SIGHUP) and atexit: SIGTERM to each
+    group, SIGKILL after ``grace`` seconds, then the sandbox's leftovers. Returns
+    how many commands were running.
+    """
+    procs = list(_RUNNING)
+    for proc in procs:
+        proc._signal(signal.SIGTERM)
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline and any(p._popen.poll() is None for p in procs):
+        time.sleep(0.01)
+    for proc in procs:
+        proc._signal(signal.SIGKILL)
+    for proc in procs:
+        try:
+            proc._popen.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            pass
+        proc._end()
+    orphans = sys.modules.get("agent_core.sandbox.orphans")
+    if orphans is not None:  # only Landlock runs leave leftovers to look for
+        orphans.end_all_runs()
+    return len(procs)

@@ -13,6 +13,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from agent_core.sandbox.policy import SandboxPolicy
 from agent_core.tools.base import ToolError
 from agent_core.tools.procgroup import GroupProcess
 
@@ -174,9 +175,14 @@ class ShellRegistry:
         self._count = 0
 
     async def start(
-        self, command: str, cwd: Path, env: dict[str, str] | None, log_dir: Path
+        self,
+        command: str,
+        cwd: Path,
+        env: dict[str, str] | None,
+        log_dir: Path,
+        sandbox: SandboxPolicy | None = None,
     ) -> BackgroundShell:
-        """Start a command in the background and register it."""
+        """Start a command in the background (confined by sandbox, if given) and register it."""
         self._count += 1
         shell_id = f"bash_{self._count}"
         log_path = log_dir / f"shell-{shell_id}-{uuid.uuid4().hex[:8]}.log"
@@ -185,7 +191,7 @@ class ShellRegistry:
             log_path.touch()
         except OSError as exc:
             raise ToolError(f"cannot create the shell's log file: {exc.strerror or exc}") from None
-        proc = await GroupProcess.start(command, cwd, env)
+        proc = await GroupProcess.start(command, cwd, env, sandbox)
         shell = BackgroundShell(shell_id, command, proc, log_path)
         self._shells[shell_id] = shell
         return shell
