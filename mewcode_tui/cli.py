@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
+import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from agent_core.errors import MewCodeError
 
-SUBCOMMANDS = ("permissions",)
+SUBCOMMANDS = ("permissions", "sandbox")
 FORMATS = ("text", "json", "stream-json")
 MODES = ("default", "acceptEdits", "plan", "bypassPermissions")
 
@@ -19,7 +22,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="mewcode",
         description="MewCode: a terminal AI coding agent. Without -p, opens the full-screen UI.",
-        epilog="Subcommands: mewcode permissions check TOOL 'JSON' [--mode M]",
+        epilog="Subcommands: mewcode permissions check TOOL 'JSON' [--mode M] · "
+        "mewcode sandbox check",
     )
     p.add_argument("prompt", nargs="?", help="prompt (with -p), or the first message in the UI")
     p.add_argument(
@@ -72,6 +76,27 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+@contextlib.contextmanager
+def commands_die_with_mewcode() -> Iterator[None]:
+    """On SIGTERM, SIGHUP and at exit, kill every command and background shell still running."""
+
+    def on_signal(signum: int, _frame: object) -> None:
+        from agent_core.tools.procgroup import kill_all_running
+
+        kill_all_running()
+        raise SystemExit(128 + signum)
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        procgroup = sys.modules.get("agent_core.tools.procgroup")
+        if procgroup is not None:  # only when a command was ever started
+            procgroup.kill_all_running()
+
+
 def fail(message: str, code: int = 1) -> int:
     sys.stderr.write(f"mewcode: {message}\n")
     return code
@@ -92,10 +117,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if argv and argv[0] == "permissions":
             return permissions_command(argv[1:])
+        if argv and argv[0] == "sandbox":
+            return sandbox_command(argv[1:])
         args = build_parser().parse_args(argv)
-        if args.headless:
-            return headless_command(args)
-        return tui_command(args)
+        with commands_die_with_mewcode():
+            if args.headless:
+                return headless_command(args)
+            return tui_command(args)
     except MewCodeError as exc:
         return fail(str(exc))
     except KeyboardInterrupt:
@@ -206,6 +234,30 @@ def permissions_command(argv: list[str]) -> int:
     code, text = run_check(rest, paths, settings)
     (sys.stdout if code == 0 else sys.stderr).write(text + "\n")
     return code
+
+
+def sandbox_command(argv: list[str]) -> int:
+    """`mewcode sandbox check [--cwd DIR]`: what the OS sandbox enforces here. Exit 1 if none."""
+    usage = "usage: mewcode sandbox check [--cwd DIR]"
+    if not argv or argv[0] != "check":
+        return fail(usage, 2)
+    cwd: str | None = None
+    rest = argv[1:]
+    while rest:
+        arg = rest.pop(0)
+        if arg == "--cwd" and rest:
+            cwd = rest.pop(0)
+        elif arg.startswith("--cwd="):
+            cwd = arg.split("=", 1)[1]
+        else:
+            return fail(f"unexpected argument {arg!r}\n{usage}", 2)
+    from agent_core.sandbox import sandbox_report, sandbox_status
+    from agent_core.sandbox.session import session_policy
+
+    _, paths, settings = _setup(argparse.Namespace(cwd=cwd))
+    policy = session_policy(paths, settings, paths.sessions_dir / "SESSION", create=False)
+    sys.stdout.write(sandbox_report(policy))
+    return 0 if sandbox_status().available else 1
 
 
 if __name__ == "__main__":

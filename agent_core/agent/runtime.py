@@ -31,6 +31,11 @@ from agent_core.llm.base import ChatRequest, Provider
 from agent_core.llm.pricing import cost_usd, model_info
 from agent_core.memory.files import load_memory
 from agent_core.messages import Message
+from agent_core.sandbox.session import (
+    UNSANDBOXED_NOTICE,
+    session_policy,
+    unsandboxed_bypass_error,
+)
 from agent_core.session.audit import AuditLog
 from agent_core.session.store import SessionStore
 from agent_core.tools.base import Tool, ToolContext
@@ -76,6 +81,11 @@ class Runtime:
         self.context_tokens = 0
         self.last_stats = TurnStats()
         self._task: asyncio.Task | None = None
+        from agent_core.sandbox import sandbox_status
+
+        self.sandbox = sandbox_status()  # the OS boundary commands run in (probed once)
+        if not self.sandbox.available:
+            self.settings_problems.append(UNSANDBOXED_NOTICE)
         if opts.tools is None:
             from agent_core.tools.builtin import builtin_tools
 
@@ -99,8 +109,14 @@ class Runtime:
     @classmethod
     async def open(cls, opts: RuntimeOptions) -> Runtime:
         """Create a new session, or resume one (``resume_id`` / ``continue_latest``)."""
+        from agent_core.sandbox import sandbox_status
         from agent_core.session.listing import latest_session_id
 
+        # Refused before any session file exists: bypass never runs without a boundary.
+        if refusal := unsandboxed_bypass_error(
+            opts.mode, opts.settings, sandbox_status().available
+        ):
+            raise refusal
         resume_id = opts.resume_id
         if opts.continue_latest and not resume_id:
             resume_id = latest_session_id(opts.paths)
@@ -121,6 +137,10 @@ class Runtime:
             limits, info.context_window, limits.max_output_tokens, store.dir
         )
         self.audit = AuditLog(store.dir / "audit.jsonl")
+        # Every command of this session runs inside this policy (agent_core/sandbox).
+        self._tool_state["sandbox_policy"] = session_policy(
+            self.opts.paths, self.settings, store.dir
+        )
         self.context_tokens = (
             self.context.estimate(history, self._overhead_tokens()) if history else 0
         )
@@ -149,6 +169,10 @@ class Runtime:
 
     def tool_names(self) -> list[str]:
         return [t.name for t in self._offered_tools()]
+
+    def mode_refusal(self, mode: str) -> MewCodeError | None:
+        """Why ``mode`` may not be used here (bypass without an OS sandbox), or None."""
+        return unsandboxed_bypass_error(mode, self.settings, self.sandbox.available)
 
     def rules(self) -> list[RuleEntry]:
         return self.gate.all_rules()

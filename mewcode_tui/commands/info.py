@@ -34,6 +34,13 @@ def show_help(host: CommandHost, args: str) -> None:
     host.say(help_text(host.registry))
 
 
+def sandbox_line(status) -> str:
+    """One line on the OS boundary: which backend, or that there is none."""
+    if status.available:
+        return f"Sandbox {status.backend}: commands write only in the project and temp dirs"
+    return "⚠ Sandbox: none — commands run unconfined (see `mewcode sandbox check`)"
+
+
 def show_status(host: CommandHost, args: str) -> None:
     rt = host.runtime
     if rt is None:
@@ -47,6 +54,7 @@ def show_status(host: CommandHost, args: str) -> None:
         f"Context {rt.context_tokens:,} of {rt.context_window:,} tokens · "
         f"{len(rt.history)} messages",
         f"Tools: {', '.join(rt.tool_names())}",
+        sandbox_line(rt.sandbox),
     ]
     for problem in list(rt.settings_problems) + list(rt.load_warnings):
         lines.append(f"⚠ {problem}")

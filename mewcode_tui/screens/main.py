@@ -266,6 +266,10 @@ class MainScreen(Screen):
             self.run_worker(self.send_prompt(prompt), group="send")
 
     def set_mode(self, mode: str) -> None:
+        refusal = self.runtime.mode_refusal(mode) if self.runtime is not None else None
+        if refusal is not None:
+            self.say(f"Mode {self.mode} kept: {refusal}", "error")
+            return
         self.mode = mode
         if self.runtime is not None:
             self.runtime.mode = mode

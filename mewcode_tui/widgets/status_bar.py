@@ -86,6 +86,7 @@ class StatusBar(Widget):
     cost_usd: reactive[float] = reactive(0.0)
     elapsed: reactive[float] = reactive(0.0)
     cwd: reactive[str] = reactive("")
+    unsandboxed: reactive[bool] = reactive(False)  # no OS sandbox on this machine
 
     def show_runtime(self, rt: Any) -> None:
         """Copy the session's figures (model, mode, context, usage, cost)."""
@@ -97,6 +98,7 @@ class StatusBar(Widget):
         self.output_tokens = rt.usage.output_tokens
         self.cache_read_tokens = rt.usage.cache_read_tokens
         self.cost_usd = rt.cost_usd
+        self.unsandboxed = not rt.sandbox.available
         if self.phase in ("starting", "no session"):
             self.phase = "idle"
 
@@ -110,6 +112,9 @@ class StatusBar(Widget):
         text.append(f"MCP {self.mcp_servers}", style="")
         text.append("  ·  ", style="dim")
         text.append(f"skills {self.skills}")
+        if self.unsandboxed:
+            text.append("  ·  ", style="dim")
+            text.append("⚠ no sandbox", style="bold red")
         text.append("\n")
         text.append(self.model or "no model", style="bold")
         text.append("  ")

@@ -15,8 +15,11 @@ from typing import Any
 
 from agent_core import events as ev
 from agent_core.channel import RendezvousChannel
-from agent_core.config.settings import RuleEntry
+from agent_core.config.settings import RuleEntry, Settings
+from agent_core.errors import MewCodeError
 from agent_core.messages import Message
+from agent_core.sandbox.session import unsandboxed_bypass_error
+from agent_core.sandbox.status import SandboxStatus
 from agent_core.usage import Usage
 
 Send = Callable[[ev.Event], Awaitable[None]]
@@ -48,6 +51,7 @@ class FakeRuntime:
         self.session_rules = [RuleEntry("Edit", "allow", "session")]
         self.new_sessions = 0
         self.closed = False
+        self.sandbox = SandboxStatus("bubblewrap", True)
         self._task: asyncio.Task | None = None
 
     @property
@@ -56,6 +60,9 @@ class FakeRuntime:
 
     def tool_names(self) -> list[str]:
         return ["Read", "Edit", "Bash"]
+
+    def mode_refusal(self, mode: str) -> MewCodeError | None:
+        return unsandboxed_bypass_error(mode, Settings(), self.sandbox.available)
 
     def rules(self) -> list[RuleEntry]:
         return [*self.saved_rules, *self.session_rules]

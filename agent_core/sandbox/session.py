@@ -1,0 +1,63 @@
+"""The sandbox of one session: its policy, its scratch directory, and which modes it permits."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from agent_core.config.paths import MewcodePaths
+from agent_core.config.settings import Settings
+from agent_core.errors import MewCodeError
+from agent_core.sandbox.policy import SandboxPolicy, sandbox_policy
+
+SCRATCH_DIR = "scratch"
+
+
+def scratch_dir(session_dir: Path) -> Path:
+    """The session's own writable directory (0700), created on first use."""
+    path = session_dir / SCRATCH_DIR
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.chmod(path, 0o700)
+    return path
+
+
+def session_policy(
+    paths: MewcodePaths,
+    settings: Settings,
+    session_dir: Path,
+    home: Path | None = None,
+    *,
+    create: bool = True,
+) -> SandboxPolicy:
+    """What this session's commands may write, read and reach (``create``: make the scratch dir)."""
+    return sandbox_policy(
+        project=paths.project,
+        additional_dirs=[Path(d) for d in settings.additional_directories],
+        scratch=scratch_dir(session_dir) if create else session_dir / SCRATCH_DIR,
+        home=home if home is not None else Path.home(),
+        mewcode_home=paths.home,
+        network=settings.sandbox_network,
+    )
+
+
+def unsandboxed_bypass_error(
+    mode: str, settings: Settings, backend_available: bool
+) -> MewCodeError | None:
+    """Why bypassPermissions may not start here, or None when it may.
+
+    Bypass means "no prompts", never "no boundary": without an OS sandbox it
+    needs the user's explicit ``sandbox.allowUnsandboxed: true``.
+    """
+    if mode != "bypassPermissions" or backend_available or settings.allow_unsandboxed:
+        return None
+    return MewCodeError(
+        "bypassPermissions needs an OS sandbox and none is available on this machine "
+        "(see `mewcode sandbox check`); install bubblewrap, or set "
+        "sandbox.allowUnsandboxed: true in ~/.mewcode/settings.yaml to run without one"
+    )
+
+
+UNSANDBOXED_NOTICE = (
+    "no OS sandbox is available on this machine: commands run unconfined "
+    "(see `mewcode sandbox check`)"
+)

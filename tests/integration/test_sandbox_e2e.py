@@ -1,0 +1,230 @@
+"""The OS sandbox end to end through `mewcode -p` (SPEC §6): witnesses show what really ran.
+
+Every command here is one the permission engine lets through in bypass mode
+(an interpreter writing a path it cannot see), so only the OS boundary stops it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.headless import bash_calls, headless_in_process, headless_process, processes_with
+
+BACKENDS = ["bubblewrap", "landlock"]
+
+
+def _available(backend: str) -> bool:
+    from agent_core.sandbox import backend_available
+
+    return backend_available(backend)
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    if not _available(request.param):
+        pytest.skip(f"{request.param} is not available on this machine")
+    monkeypatch.setenv("MEWCODE_SANDBOX", request.param)
+    return request.param
+
+
+@pytest.fixture
+def own_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A system temp dir of the command's own, so the rest of /tmp counts as "outside"."""
+    tmp = tmp_path / "systmp"
+    tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmp))
+    return tmp
+
+
+def _py_write(path: Path | str) -> str:
+    return f"python3 -c \"open('{path}', 'w').write('pwned')\""
+
+
+def test_bypass_writes_land_only_in_the_project(
+    backend, own_tmp, fake_llm, project, tmp_path, monkeypatch, capsys
+) -> None:
+    home = Path(os.environ["HOME"])
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    fake_llm.script(
+        bash_calls(
+            _py_write(home / "home-witness"),
+            _py_write(outside / "outside-witness"),
+            _py_write(project / "project-witness"),
+            _py_write(own_tmp / "tmp-witness"),
+        )
+    )
+    code, result, err = headless_in_process(
+        ["-p", "write files", "--permission-mode", "bypassPermissions"],
+        fake_llm.env("anthropic"),
+        project,
+        monkeypatch,
+        capsys,
+    )
+    assert code == 0, err
+    assert not result.get("permission_denials"), result
+    assert not (home / "home-witness").exists()
+    assert not (outside / "outside-witness").exists()
+    assert (project / "project-witness").read_text() == "pwned"
+    assert (own_tmp / "tmp-witness").read_text() == "pwned"
+
+
+def test_credentials_are_unreadable_inside_the_sandbox(
+    backend, own_tmp, fake_llm, project, mewcode_home, monkeypatch, capsys
+) -> None:
+    home = Path(os.environ["HOME"])
+    (home / ".ssh").mkdir()
+    (home / ".ssh" / "id_rsa").write_text("PRIVATE-KEY-WITNESS")
+    (mewcode_home / "credentials.yaml").write_text("anthropic: CREDENTIAL-WITNESS\n")
+    steal = (
+        "python3 -c \"import sys; out = open('stolen.txt', 'a')\n"
+        "for p in sys.argv[1:]:\n"
+        "    try: out.write(open(p).read())\n"
+        "    except OSError as e: out.write('refused ')\n\" "
+        f"{home}/.ssh/id_rsa {mewcode_home}/credentials.yaml"
+    )
+    fake_llm.script(bash_calls(steal))
+    code, _, err = headless_in_process(
+        ["-p", "read secrets", "--permission-mode", "bypassPermissions"],
+        fake_llm.env("anthropic"),
+        project,
+        monkeypatch,
+        capsys,
+    )
+    assert code == 0, err
+    stolen = (project / "stolen.txt").read_text()
+    assert "WITNESS" not in stolen
+    assert stolen.count("refused") == 2 or stolen == ""
+
+
+def _listener() -> socket.socket:
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    return server
+
+
+@pytest.mark.parametrize("network", [True, False])
+def test_network_setting_decides_whether_commands_connect(
+    network, backend, own_tmp, fake_llm, project, mewcode_home, monkeypatch, capsys
+) -> None:
+    (mewcode_home / "settings.yaml").write_text(f"sandbox:\n  network: {str(network).lower()}\n")
+    server = _listener()
+    port = server.getsockname()[1]
+    try:
+        fake_llm.script(
+            bash_calls(
+                'python3 -c "import socket; '
+                f"socket.create_connection(('127.0.0.1', {port}), 3); "
+                "open('connected', 'w')\""
+            )
+        )
+        code, _, err = headless_in_process(
+            ["-p", "connect", "--permission-mode", "bypassPermissions"],
+            fake_llm.env("anthropic"),
+            project,
+            monkeypatch,
+            capsys,
+        )
+    finally:
+        server.close()
+    assert code == 0, err
+    assert (project / "connected").exists() is network
+
+
+def _wait_gone(marker: str, deadline_s: float = 15.0) -> list[int]:
+    end = time.monotonic() + deadline_s
+    while (left := processes_with(marker)) and time.monotonic() < end:
+        time.sleep(0.05)
+    return left
+
+
+def test_no_process_outlives_mewcode(backend, own_tmp, fake_llm, project, tmp_path) -> None:
+    marks = [f"{300 + i}.{uuid.uuid4().int % 10**9}" for i in range(3)]
+    fake_llm.script(
+        bash_calls(
+            f"(sleep {marks[0]} &)",
+            f"setsid sleep {marks[1]} & echo started",
+            background=(f"sleep {marks[2]}",),
+        )
+    )
+    env = {
+        **fake_llm.env("anthropic"),
+        "MEWCODE_SANDBOX": backend,
+        "TMPDIR": str(own_tmp),
+        "HOME": os.environ["HOME"],
+        "MEWCODE_HOME": os.environ["MEWCODE_HOME"],
+    }
+    proc = headless_process(
+        ["-p", "start things", "--permission-mode", "bypassPermissions"], env, project
+    )
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert not result.get("permission_denials"), result
+    for mark in marks:
+        assert _wait_gone(mark) == [], f"sleep {mark} outlived mewcode"
+
+
+def test_bypass_refuses_to_start_without_a_sandbox(
+    fake_llm, project, mewcode_home, monkeypatch, capsys
+) -> None:
+    monkeypatch.setenv("MEWCODE_SANDBOX", "none")
+    fake_llm.script(bash_calls("touch ran"))
+    code, _, err = headless_in_process(
+        ["-p", "go", "--permission-mode", "bypassPermissions"],
+        fake_llm.env("anthropic"),
+        project,
+        monkeypatch,
+        capsys,
+    )
+    assert code != 0
+    assert "bypassPermissions needs an OS sandbox" in err and "allowUnsandboxed" in err
+    assert not (project / "ran").exists()
+
+    (mewcode_home / "settings.yaml").write_text("sandbox:\n  allowUnsandboxed: true\n")
+    code, _, err = headless_in_process(
+        ["-p", "go", "--permission-mode", "bypassPermissions"],
+        fake_llm.env("anthropic"),
+        project,
+        monkeypatch,
+        capsys,
+    )
+    assert code == 0, err
+    assert (project / "ran").exists()
+    assert "no OS sandbox" in err
+
+
+def test_a_project_cannot_allow_unsandboxed_bypass(fake_llm, project, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("MEWCODE_SANDBOX", "none")
+    (project / ".mewcode").mkdir()
+    (project / ".mewcode" / "settings.yaml").write_text("sandbox:\n  allowUnsandboxed: true\n")
+    fake_llm.script(bash_calls("touch ran"))
+    code, _, err = headless_in_process(
+        ["-p", "go", "--permission-mode", "bypassPermissions"],
+        fake_llm.env("anthropic"),
+        project,
+        monkeypatch,
+        capsys,
+    )
+    assert code != 0 and "bypassPermissions needs an OS sandbox" in err
+    assert not (project / "ran").exists()
+
+
+def test_sandbox_check_prints_what_is_enforced(project, monkeypatch, capsys) -> None:
+    from mewcode_tui.cli import main
+
+    code = main(["sandbox", "check", "--cwd", str(project)])
+    out, _ = capsys.readouterr()
+    assert code == 0
+    assert "writes" in out.lower() and str(project) in out
+    monkeypatch.setenv("MEWCODE_SANDBOX", "none")
+    code = main(["sandbox", "check", "--cwd", str(project)])
+    out, _ = capsys.readouterr()
+    assert code == 1 and "no os sandbox" in out.lower()
