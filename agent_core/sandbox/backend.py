@@ -4,25 +4,29 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from agent_core.sandbox.policy import SandboxPolicy
 from agent_core.sandbox.status import SandboxStatus
 
+T = TypeVar("T")
+
+
+class ConfinementError(Exception):
+    """The sandbox could not be applied to a launch; the command did not run."""
+
 
 class Confinement:
-    """One launch: the argv and environment to start, a hook run in the child before exec,
-    and what the parent does around the process's life. The base class runs argv as is."""
+    """One launch: the argv and environment to start, how to spawn it, and what the
+    parent does around the process's life. The base class runs argv as it is."""
 
-    def __init__(
-        self,
-        argv: list[str],
-        env: dict[str, str] | None,
-        preexec: Callable[[], None] | None = None,
-    ) -> None:
+    def __init__(self, argv: list[str], env: dict[str, str] | None) -> None:
         self.argv = argv
         self.env = env
-        self.preexec = preexec
+
+    def spawn(self, start: Callable[[], T]) -> T:
+        """Call start() (which creates the process) in the context the child must inherit."""
+        return start()
 
     def started(self, pid: int) -> None:
         """The process exists (its pid leads a new session); release what only the launch needed."""

@@ -1,4 +1,4 @@
-"""Landlock backend: the kernel's allow-list, applied in the child just before exec.
+"""Landlock backend: the kernel's allow-list, inherited by each command from a restricted thread.
 
 Used where bubblewrap is missing or cannot create namespaces (containers,
 restricted user namespaces). Landlock only adds access, it never takes any back
@@ -9,8 +9,13 @@ launch), so the hidden path itself is never granted; and in /dev only the
 harmless devices. What this cannot express (read-only entries inside writable
 roots, hidden paths inside writable roots) is stated in ``status``.
 
-The ruleset is built in the parent; the child only sets no_new_privs, restricts
-itself and drops its capabilities. Process lifetime comes from ``orphans``.
+The ruleset is built in MewCode for each launch. The process is then created
+from a fresh thread that has restricted itself (no_new_privs, the ruleset, no
+capabilities: all three are per thread, and a child inherits them from the thread
+that created it), so subprocess can still use vfork: a preexec_fn would force a
+full fork, which costs ~10 ms more per command once MewCode holds a few hundred MB.
+The thread exits right after; MewCode's other threads are never restricted.
+Process lifetime comes from ``orphans``.
 
 Syscall numbers 444-446 are the generic ones, the same on x86_64 and aarch64.
 """
@@ -19,13 +24,14 @@ from __future__ import annotations
 
 import ctypes
 import os
-import signal
 import stat
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 from agent_core.sandbox import linux
-from agent_core.sandbox.backend import Confinement
+from agent_core.sandbox.backend import Confinement, ConfinementError
 from agent_core.sandbox.orphans import RUN_ENV, OrphanSweeper
 from agent_core.sandbox.policy import SandboxPolicy
 from agent_core.sandbox.status import SandboxStatus
@@ -190,18 +196,38 @@ def build_ruleset(policy: SandboxPolicy, abi: int) -> int:
     return fd
 
 
-def _child_hook(ruleset_fd: int, parent: int) -> Callable[[], None]:
-    """What the child runs before exec: nothing here allocates beyond the calls themselves."""
+T = TypeVar("T")
 
-    def confine_self() -> None:
-        linux.prctl(linux.PR_SET_PDEATHSIG, signal.SIGKILL)
-        if os.getppid() != parent:  # MewCode died before the line above
-            os._exit(1)
-        linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
-        linux.syscall(_SYS_RESTRICT_SELF, ruleset_fd, 0)
-        linux.drop_capabilities()
 
-    return confine_self
+def restrict_this_thread(ruleset_fd: int) -> None:
+    """Confine the calling thread (and whatever it creates from now on) for good."""
+    linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
+    linux.syscall(_SYS_RESTRICT_SELF, ruleset_fd, 0)
+    linux.drop_capabilities()
+
+
+def spawn_confined(ruleset_fd: int, start: Callable[[], T]) -> T:
+    """Run start() in a new thread restricted by the ruleset; raise what it raised."""
+    outcome: list[T] = []
+    failure: list[BaseException] = []
+
+    def confined() -> None:
+        try:
+            restrict_this_thread(ruleset_fd)
+        except OSError as exc:
+            failure.append(ConfinementError(f"cannot apply Landlock: {exc}"))
+            return
+        try:
+            outcome.append(start())
+        except BaseException as exc:
+            failure.append(exc)
+
+    thread = threading.Thread(target=confined, name="mewcode-landlock-spawn", daemon=True)
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
+    return outcome[0]
 
 
 class LandlockConfinement(Confinement):
@@ -215,10 +241,15 @@ class LandlockConfinement(Confinement):
         sweeper: OrphanSweeper,
         token: str,
     ) -> None:
-        super().__init__(argv, env, _child_hook(ruleset_fd, os.getpid()))
+        super().__init__(argv, env)
         self._fd: int | None = ruleset_fd
         self._sweeper = sweeper
         self._token = token
+
+    def spawn(self, start: Callable[[], T]) -> T:
+        if self._fd is None:
+            raise ConfinementError("this launch was already used")
+        return spawn_confined(self._fd, start)
 
     def started(self, pid: int) -> None:
         self._close()
@@ -277,7 +308,8 @@ class LandlockBackend:
             "names inside a hidden directory can be listed (their contents cannot be read)",
             "files created after a command starts, beside a hidden path (e.g. in the home"
             " directory), are unreadable to that command",
-            "if MewCode is killed by SIGKILL, what its commands left running survives",
+            "if MewCode is killed by SIGKILL, its running commands and what they left keep"
+            " running (still confined)",
             "a leftover process that clears its environment and starts its own session"
             " outlives its command (still confined)",
             "Unix sockets with a path (e.g. /var/run/docker.sock) stay reachable",

@@ -3,10 +3,12 @@
 MewCode makes itself a child subreaper, so a process that a command leaves
 running — ``(sleep 300 &)``, ``setsid sleep 300 &``, a daemon — is re-parented
 to MewCode instead of init. Each launch carries a run token in its environment
-(``MEWCODE_RUN``) and leads its own session. When a command's own process ends,
-MewCode's children that carry its token, or that are still in its session, are
-killed and reaped; round after round, since killing one re-parents its children
-to MewCode. A background shell's leftovers are left alone while its run is live.
+(``MEWCODE_RUN``) and leads its own session and process group. When a command's
+own process ends, its process group is killed at once (most leftovers never leave
+it); then, in a background thread, MewCode's children that carry its token or
+still sit in its session are killed and reaped, round after round, since killing
+one re-parents its children to MewCode. A background shell's leftovers are left
+alone while its run is live.
 
 Known gaps: a leftover that both clears its environment and starts its own
 session is not recognised; if MewCode is killed by SIGKILL, leftovers survive;
@@ -16,10 +18,12 @@ runs, which stay zombies until it exits unless they carry a run token.
 
 from __future__ import annotations
 
+import glob
 import itertools
 import os
 import secrets
 import signal
+import threading
 import time
 
 from agent_core.sandbox import linux
@@ -36,6 +40,7 @@ class OrphanSweeper:
         self._proc = proc_root
         self._me = os.getpid()
         self._counter = itertools.count(1)
+        self._lock = threading.RLock()  # sweeps run in threads; state is shared
         self._live: dict[str, int | None] = {}  # token -> session id (its leader's pid)
         self._leaders: set[int] = set()  # reaped by their GroupProcess, never by a sweep
         self._adopted: set[int] = set()  # live runs' leftovers seen alive; reaped once dead
@@ -54,95 +59,154 @@ class OrphanSweeper:
     def begin(self) -> str:
         """A fresh token for a launch about to happen."""
         token = f"{self._me}-{next(self._counter)}-{secrets.token_hex(4)}"
-        self._live[token] = None
+        with self._lock:
+            self._live[token] = None
         return token
 
     def started(self, token: str, pid: int) -> None:
-        """The run's leader started (as a session leader: its pid is the session id)."""
-        self._live[token] = pid
-        self._leaders.add(pid)
+        """The run's leader started, leading a new session and group: its pid is their id."""
+        with self._lock:
+            self._live[token] = pid
+            self._leaders.add(pid)
 
     def forget(self, token: str) -> None:
         """The launch failed: nothing ran under this token."""
-        self._live.pop(token, None)
+        with self._lock:
+            self._live.pop(token, None)
 
-    def end(self, token: str) -> int:
-        """The run's leader ended: kill and reap what it left; returns how many were killed."""
-        if token not in self._live:
-            return 0
-        sid = self._live.pop(token)
-        self._leaders.discard(sid or -1)
-        return self.sweep({token}, {sid} if sid else set())
+    def end(self, token: str, wait: bool = False) -> None:
+        """The run's leader ended: kill its process group now, then sweep for the rest
+        (in a background thread unless wait)."""
+        with self._lock:
+            if token not in self._live:
+                return
+            sid = self._live.pop(token)
+            if sid:
+                self._leaders.discard(sid)
+                try:
+                    os.killpg(sid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+        sids = {sid} if sid else set()
+        if wait:
+            self.sweep({token}, sids)
+            return
+        threading.Thread(
+            target=self.sweep, args=({token}, sids), name="mewcode-orphan-sweep", daemon=True
+        ).start()
 
     def end_all(self) -> int:
-        """MewCode is exiting: every run counts as ended."""
-        tokens = set(self._live)
-        sids = {sid for sid in self._live.values() if sid}
-        self._live.clear()
-        return self.sweep(tokens, sids, any_of_ours=True)
+        """MewCode is exiting: every run counts as ended. Synchronous."""
+        with self._lock:
+            tokens = set(self._live)
+            sids = {sid for sid in self._live.values() if sid}
+            self._live.clear()
+            return self.sweep(tokens, sids, any_of_ours=True)
 
     def sweep(self, tokens: set[str], sids: set[int], any_of_ours: bool = False) -> int:
         """Kill MewCode's children that carry one of tokens or sit in one of sids, until none."""
-        killed = 0
+        with self._lock:
+            killed = 0
+            for _ in range(_MAX_ROUNDS):
+                victims = self._victims(tokens, sids, any_of_ours)
+                if not victims:
+                    break
+                for pid in victims:
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                        killed += 1
+                    except ProcessLookupError:
+                        pass
+                deadline = time.monotonic() + _REAP_WAIT_S
+                for pid in victims:
+                    self._reap(pid, deadline)
+            return killed
+
+    def _victims(self, tokens: set[str], sids: set[int], any_of_ours: bool) -> list[int]:
+        """Children to kill now; on the way, reap dead leftovers and note live runs' ones."""
         live_sids = {sid for sid in self._live.values() if sid}
-        for _ in range(_MAX_ROUNDS):
-            victims: list[int] = []
-            for pid, state, sid in self._children():
-                if pid in self._leaders:
-                    continue
-                # A session leader's pid is its sid: only members are judged by session.
-                in_session = pid != sid and sid in (sids | live_sids if state == "Z" else sids)
-                if state == "Z":
-                    if pid in self._adopted or in_session:
-                        self._reap(pid)
-                    continue
-                token = self._token(pid)
-                if in_session or token in tokens or (any_of_ours and self._ours(token)):
-                    victims.append(pid)
-                elif token in self._live:
-                    self._adopted.add(pid)
-            if not victims:
-                break
-            for pid in victims:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                    killed += 1
-                except ProcessLookupError:
-                    pass
-            deadline = time.monotonic() + _REAP_WAIT_S
-            for pid in victims:
-                self._reap(pid, deadline)
-        return killed
+        victims: list[int] = []
+        for pid in self._child_pids():
+            if pid in self._leaders:
+                continue
+            state, sid = self._stat(pid)
+            if state is None:
+                continue
+            # A session leader's pid is its sid: only members are judged by session.
+            member = pid != sid
+            if state == "Z":
+                if pid in self._adopted or (member and sid in sids | live_sids):
+                    self._reap(pid)
+                continue
+            token = self._token(pid)
+            if (member and sid in sids) or token in tokens or (any_of_ours and self._ours(token)):
+                victims.append(pid)
+            elif token in self._live or (member and sid in live_sids):
+                self._adopted.add(pid)
+        return victims
 
     def _ours(self, token: str | None) -> bool:
         return token is not None and token.startswith(f"{self._me}-")
 
-    def _children(self) -> list[tuple[int, str, int]]:
-        """(pid, state, session id) of every child of MewCode."""
-        found: list[tuple[int, str, int]] = []
+    def _child_pids(self) -> list[int]:
+        """MewCode's children: from /proc/self/task/*/children where the kernel has it, else
+        by reading every process's parent."""
+        listings = glob.glob(f"{self._proc}/{self._me}/task/*/children")
+        if listings:
+            pids: list[int] = []
+            for listing in listings:
+                try:
+                    with open(listing, "rb") as fh:
+                        pids += [int(p) for p in fh.read().split()]
+                except OSError:
+                    continue
+            return pids
+        found: list[int] = []
         try:
             names = os.listdir(self._proc)
         except OSError:
             return found
         for name in names:
-            if not name.isdigit():
-                continue
-            try:
-                with open(f"{self._proc}/{name}/stat", "rb") as fh:
-                    raw = fh.read()
-            except OSError:
-                continue
-            fields = raw[raw.rfind(b")") + 2 :].split()
-            # state ppid pgrp session ...
-            if len(fields) > 3 and int(fields[1]) == self._me:
-                found.append((int(name), fields[0].decode(), int(fields[3])))
+            if name.isdigit() and self._parent(name) == self._me:
+                found.append(int(name))
         return found
 
-    def _token(self, pid: int) -> str | None:
+    def _read(self, path: str) -> bytes | None:
+        """The whole file (stat and environ files: os.read, no buffered file object)."""
         try:
-            with open(f"{self._proc}/{pid}/environ", "rb") as fh:
-                environ = fh.read()
+            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
         except OSError:
+            return None
+        chunks: list[bytes] = []
+        try:
+            while chunk := os.read(fd, 1 << 16):
+                chunks.append(chunk)
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+        return b"".join(chunks)
+
+    def _stat_fields(self, pid: int | str) -> list[bytes] | None:
+        raw = self._read(f"{self._proc}/{pid}/stat")
+        if raw is None:
+            return None
+        fields = raw[raw.rfind(b")") + 2 :].split(b" ", 4)  # state ppid pgrp session ...
+        return fields if len(fields) > 4 else None
+
+    def _parent(self, pid: str) -> int | None:
+        fields = self._stat_fields(pid)
+        return int(fields[1]) if fields else None
+
+    def _stat(self, pid: int) -> tuple[str | None, int]:
+        fields = self._stat_fields(pid)
+        if fields is None:
+            return None, 0
+        return fields[0].decode(), int(fields[3])
+
+    def _token(self, pid: int) -> str | None:
+        environ = self._read(f"{self._proc}/{pid}/environ")
+        if not environ:
             return None
         key = RUN_ENV.encode() + b"="
         for entry in environ.split(b"\0"):
@@ -176,5 +240,5 @@ def orphan_sweeper() -> OrphanSweeper:
 
 
 def end_all_runs() -> int:
-    """Kill every leftover of every run (at exit); a no-op when no run was ever swept."""
+    """Kill every leftover of every run (at exit); a no-op when no run was ever confined."""
     return _SWEEPER.end_all() if _SWEEPER is not None else 0

@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agent_core.sandbox.backend import Confinement
+from agent_core.sandbox.backend import Confinement, ConfinementError
 from agent_core.tools.base import ToolError
 
 if TYPE_CHECKING:
@@ -84,8 +84,9 @@ class GroupProcess:
                 confinement = confine(argv, sandbox, cwd, env)
             except OSError as exc:
                 raise ToolError(f"cannot set up the sandbox: {exc.strerror or exc}") from None
-        try:
-            popen = subprocess.Popen(
+
+        def launch() -> subprocess.Popen[bytes]:
+            return subprocess.Popen(
                 confinement.argv,
                 cwd=cwd,
                 env=confinement.env,
@@ -93,14 +94,16 @@ class GroupProcess:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
-                preexec_fn=confinement.preexec,
             )
+
+        try:
+            popen = confinement.spawn(launch)
         except OSError as exc:
             confinement.abandon()
             raise ToolError(f"cannot start {confinement.argv[0]}: {exc.strerror or exc}") from None
-        except subprocess.SubprocessError:
-            confinement.abandon()  # the sandbox could not be applied in the child
-            raise ToolError("cannot confine the command: the sandbox failed to apply") from None
+        except ConfinementError as exc:
+            confinement.abandon()
+            raise ToolError(f"cannot confine the command: {exc}") from None
         confinement.started(popen.pid)
         loop = asyncio.get_running_loop()
         reader = asyncio.StreamReader(limit=CHUNK_BYTES)

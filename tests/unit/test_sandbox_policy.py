@@ -1,0 +1,167 @@
+"""SandboxPolicy and the bubblewrap mount plan that enforces it: pure data, no processes."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agent_core.sandbox.bwrap import bwrap_argv, hidden_mounts, mount_layers
+from agent_core.sandbox.policy import SandboxPolicy, sandbox_policy
+
+
+def everything_exists(path: str):
+    return "file" if path.endswith((".yaml", ".json", "id_rsa")) else "dir"
+
+
+def test_session_policy_paths(tmp_path: Path) -> None:
+    project, scratch, temp = tmp_path / "p", tmp_path / "s", tmp_path / "t"
+    home, mew = tmp_path / "h", tmp_path / "h" / ".mewcode"
+    for d in (project, scratch, temp, home, mew, tmp_path / "extra"):
+        d.mkdir(exist_ok=True)
+    policy = sandbox_policy(project, [Path("../extra")], scratch, home, mew, False, temp)
+    assert policy.writable == (str(project), str(tmp_path / "extra"), str(scratch), str(temp))
+    assert f"{project}/.git/hooks" in policy.read_only
+    assert f"{project}/.mewcode" in policy.read_only
+    assert f"{home}/.ssh" in policy.hidden
+    assert f"{mew}/credentials.yaml" in policy.hidden
+    assert policy.network is False
+
+
+def test_home_inside_a_writable_temp_dir_stays_read_only(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    policy = sandbox_policy(tmp_path / "p", [], tmp_path / "s", home, home / ".mc", True, tmp_path)
+    assert str(home) in policy.read_only
+    assert str(tmp_path / "p") not in policy.read_only
+
+
+def test_default_temp_dir_follows_tmpdir_as_it_is_now(tmp_path: Path, monkeypatch) -> None:
+    # tempfile.gettempdir() caches its first answer; the policy must not.
+    first, second = tmp_path / "a", tmp_path / "b"
+    first.mkdir()
+    second.mkdir()
+    for temp in (first, second):
+        monkeypatch.setenv("TMPDIR", str(temp))
+        policy = sandbox_policy(tmp_path / "p", [], tmp_path / "s", tmp_path, tmp_path)
+        assert str(temp) in policy.writable
+
+
+def effective_writable(layers: list[tuple[str, bool]], path: str) -> bool:
+    """What bwrap makes of the layers: the last mount holding the path wins; / is read-only."""
+    writable = False
+    for mount, mode in layers:
+        if path == mount or path.startswith(mount + "/"):
+            writable = mode
+    return writable
+
+
+def policy_says_writable(policy: SandboxPolicy, path: str) -> bool:
+    """The policy's own rule: the deepest entry holding the path decides; read-only on a tie."""
+    holders = [(p, True) for p in policy.writable] + [(p, False) for p in policy.read_only]
+    holders = [(p, w) for p, w in holders if path == p or path.startswith(p + "/")]
+    if not holders:
+        return False
+    deepest = max(len(p) for p, _ in holders)
+    return all(w for p, w in holders if len(p) == deepest)
+
+
+@pytest.mark.parametrize(
+    ("writable", "read_only", "expected"),
+    [
+        (("/p",), ("/p/.git/hooks",), [("/p", True), ("/p/.git/hooks", False)]),
+        # MEWCODE_HOME read-only inside a writable /tmp, its scratch writable again.
+        (
+            ("/tmp", "/tmp/m/scratch"),
+            ("/tmp/m",),
+            [("/tmp", True), ("/tmp/m", False), ("/tmp/m/scratch", True)],
+        ),
+        # Read-only under nothing writable changes nothing: no mount.
+        (("/p",), ("/etc/x",), [("/p", True)]),
+        # Writable under writable: no second mount.
+        (("/p", "/p/sub"), (), [("/p", True)]),
+        # Listed both ways: read-only wins.
+        (("/p", "/p/a"), ("/p/a",), [("/p", True), ("/p/a", False)]),
+    ],
+)
+def test_mount_layers_go_shallow_to_deep(writable, read_only, expected) -> None:
+    policy = SandboxPolicy(writable=writable, read_only=read_only)
+    assert mount_layers(policy, everything_exists) == expected
+
+
+def test_mount_layers_skip_missing_and_hidden_paths() -> None:
+    policy = SandboxPolicy(
+        writable=("/p", "/gone", "/h/.ssh/inner"), read_only=("/p/.mcp.json",), hidden=("/h/.ssh",)
+    )
+
+    def kind(path: str):
+        return None if path in ("/gone", "/p/.mcp.json") else "dir"
+
+    assert mount_layers(policy, kind) == [("/p", True)]
+
+
+_SEGMENTS = st.sampled_from(["a", "b", "c"])
+_PATHS = st.lists(_SEGMENTS, min_size=1, max_size=4).map(lambda parts: "/" + "/".join(parts))
+
+
+@given(st.lists(_PATHS, max_size=5), st.lists(_PATHS, max_size=5), _PATHS)
+def test_bwrap_layers_agree_with_the_policy_rule(writable, read_only, probe) -> None:
+    policy = SandboxPolicy(writable=tuple(writable), read_only=tuple(read_only))
+    layers = mount_layers(policy, everything_exists)
+    assert effective_writable(layers, probe) == policy_says_writable(policy, probe)
+    depths = [p.count("/") for p, _ in layers]
+    assert depths == sorted(depths)
+
+
+def test_hidden_mounts_keep_the_outermost_existing_path() -> None:
+    policy = SandboxPolicy(
+        writable=("/p",),
+        hidden=("/h/.ssh/id_rsa", "/h/.ssh", "/m/credentials.yaml", "/h/.aws"),
+    )
+
+    def kind(path: str):
+        return None if path == "/h/.aws" else everything_exists(path)
+
+    assert hidden_mounts(policy, kind) == [("/h/.ssh", "dir"), ("/m/credentials.yaml", "file")]
+
+
+def test_bwrap_argv_options_mounts_and_command() -> None:
+    policy = SandboxPolicy(
+        writable=("/p",),
+        read_only=("/p/.git/hooks",),
+        hidden=("/h/.ssh", "/m/credentials.yaml"),
+        network=False,
+    )
+    argv = bwrap_argv(
+        policy, Path("/p/sub"), ["/bin/bash", "-c", "echo hi"], kind=everything_exists
+    )
+    head, command = argv[: argv.index("--")], argv[argv.index("--") + 1 :]
+    assert command == ["/bin/bash", "-c", "echo hi"]
+    for option in ("--die-with-parent", "--unshare-pid", "--new-session", "--unshare-net"):
+        assert option in head
+    assert head[head.index("--cap-drop") + 1] == "ALL"
+    text = " ".join(head)
+    assert text.index("--ro-bind / /") < text.index("--bind /p /p")
+    assert text.index("--bind /p /p") < text.index("--ro-bind /p/.git/hooks /p/.git/hooks")
+    assert text.index("--ro-bind /p/.git/hooks") < text.index(
+        "--tmpfs /h/.ssh --remount-ro /h/.ssh"
+    )
+    assert "--ro-bind /dev/null /m/credentials.yaml" in text
+    assert "--dev /dev" in text and "--proc /proc" in text
+    assert text.endswith("--chdir /p/sub")
+
+
+def test_network_on_keeps_the_host_network() -> None:
+    argv = bwrap_argv(SandboxPolicy(writable=("/p",)), Path("/p"), ["true"], kind=everything_exists)
+    assert "--unshare-net" not in argv
+
+
+def test_paths_with_odd_characters_stay_single_arguments() -> None:
+    odd = '/p/it\'s a "dir"\\ with\nnewline'
+    policy = SandboxPolicy(writable=(odd,))
+    argv = bwrap_argv(policy, Path(odd), ["true"], kind=everything_exists)
+    assert argv[argv.index("--bind") + 1 : argv.index("--bind") + 3] == [odd, odd]
+    assert os.fspath(Path(odd)) in argv
