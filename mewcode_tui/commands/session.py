@@ -61,8 +61,8 @@ def mode(host: CommandHost, args: str) -> None:
     if wanted is None:
         host.say(f"Unknown mode {args!r}; choose one of: {', '.join(MODES)}.", "warning")
         return
-    host.set_mode(wanted)
-    host.say(f"Mode {wanted}.")
+    if host.set_mode(wanted):
+        host.say(f"Mode {wanted}.")
 
 
 async def plan(host: CommandHost, args: str) -> None:

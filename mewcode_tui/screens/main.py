@@ -195,6 +195,9 @@ class MainScreen(Screen):
             self.say(f"Cannot start: {type(exc).__name__}: {exc}", "error")
             return
         self.runtime = runtime
+        if refusal := runtime.mode_refusal(self.mode):  # chosen before the session opened
+            self.say(f"Mode default: {refusal}", "error")
+            self.mode = self.status.mode = "default"
         runtime.mode = self.mode
         self.status.phase = "idle"
         self.refresh_status()
@@ -265,15 +268,17 @@ class MainScreen(Screen):
             prompt = self.pending.pop(0)
             self.run_worker(self.send_prompt(prompt), group="send")
 
-    def set_mode(self, mode: str) -> None:
+    def set_mode(self, mode: str) -> bool:
+        """Switch mode; False (and an error notice) when the mode is refused here."""
         refusal = self.runtime.mode_refusal(mode) if self.runtime is not None else None
         if refusal is not None:
             self.say(f"Mode {self.mode} kept: {refusal}", "error")
-            return
+            return False
         self.mode = mode
         if self.runtime is not None:
             self.runtime.mode = mode
         self.status.mode = mode
+        return True
 
     def mode_changed(self, mode: str) -> None:
         self.mode = mode
