@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install run demo test bench lint clean
+.PHONY: install sysdeps run demo test bench lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -19,7 +19,17 @@ run: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/mewcode --demo
 
-test: $(STAMP)
+# bubblewrap is the OS sandbox on Linux; the sandbox tests need it (Landlock is the fallback).
+sysdeps:
+	@if [ "$$(uname -s)" = Linux ] && ! command -v bwrap >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			apt-get update -qq && apt-get install -y -qq bubblewrap; \
+		else \
+			echo "notice: bubblewrap (bwrap) is not installed; commands fall back to Landlock or run unsandboxed (see mewcode sandbox check)"; \
+		fi; \
+	fi
+
+test: $(STAMP) sysdeps lint
 	$(BIN)/python -m pytest -p no:cacheprovider
 
 bench: $(STAMP)
