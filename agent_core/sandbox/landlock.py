@@ -316,6 +316,8 @@ class LandlockBackend:
             "a file reachable under another name (hard link, another mount) is not hidden",
             "the environment is passed through: secrets in environment variables are readable",
             "other processes are visible in /proc",
+            "/dev/shm is the machine's own (writable), and the user's other terminals"
+            " (/dev/pts/N) can be written to",
         ]
         if abi >= 6:
             enforced.append(

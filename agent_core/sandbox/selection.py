@@ -12,9 +12,9 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 from agent_core.sandbox.backend import Confinement, SandboxBackend
 from agent_core.sandbox.policy import SandboxPolicy
@@ -41,8 +41,7 @@ class NoSandbox:
         return SandboxStatus("none", False, [], self.reasons)
 
 
-@dataclass(frozen=True)
-class Probes:
+class Probes(NamedTuple):
     """How each backend is found and tested; replaced in tests to fake a platform."""
 
     platform: str

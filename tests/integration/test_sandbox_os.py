@@ -179,6 +179,17 @@ async def test_secrets_are_unreadable_and_the_rest_of_home_is_not(backend, ctx, 
     assert out.content.count("cat: ") == 2, out.content
 
 
+async def test_links_from_the_project_do_not_reach_a_secret(backend, ctx, places) -> None:
+    ssh_key = places["home"] / ".ssh" / "id_rsa"
+    out = await bash(
+        ctx,
+        f"ln -s {ssh_key} soft; cat soft; ln {ssh_key} hard; cat hard;"
+        f" cat /proc/self/root{ssh_key}",
+    )
+    assert SECRET not in out.content
+    assert not (places["project"] / "hard").exists()
+
+
 async def test_git_hooks_stay_read_only_under_bubblewrap(backend, ctx, places) -> None:
     hook = places["project"] / ".git" / "hooks" / "pre-commit"
     out = await bash(ctx, f"echo 'echo pwned' > {hook}; touch {places['project']}/ok")
