@@ -4,6 +4,7 @@ Baseline (same run, interleaved): ``subprocess.run(["/bin/bash", "-c", "true"])`
 Measured: what the Bash tool does per call — GroupProcess.start with the session's
 policy, wait for the exit, close — for `true`, under each Linux backend this machine
 has, plus GroupProcess with no policy (what the tool itself costs, sandbox aside).
+Landlock's sweep for leftovers (a /proc scan, in a thread) is waited for and counted.
 Target: at most 10 ms added per call. Everything is measured again with 300 MB
 resident in the parent, about what a running TUI session holds: a launch that
 needed a full fork (a preexec_fn) would pay ~10 ms more there, one that keeps
@@ -16,6 +17,7 @@ import asyncio
 import os
 import subprocess
 import tempfile
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -52,6 +54,11 @@ def _call(loop: asyncio.AbstractEventLoop, cwd: Path, policy, backend: str | Non
         if backend is not None:
             os.environ["MEWCODE_SANDBOX"] = backend
         loop.run_until_complete(once())
+        # Landlock sweeps for leftovers in a thread after the command ends; it is part
+        # of the call's cost (and would otherwise slow down whatever is timed next).
+        for thread in threading.enumerate():
+            if thread.name == "mewcode-orphan-sweep":
+                thread.join()
 
     return run
 
