@@ -101,6 +101,7 @@ class Runtime:
         self._tool_state: dict[str, Any] = {  # per-session state and limits the tools read
             "bash_output_chars": limits.bash_output_chars,
             "bash_timeout_ms": limits.bash_timeout_ms,
+            "withheld_env": [opts.settings.api_key_env] if opts.settings.api_key_env else [],
         }
         self._attach(store, history)
 

@@ -188,7 +188,7 @@ class BubblewrapBackend:
             "Unix sockets with a path (e.g. /var/run/docker.sock) stay reachable: connecting"
             " is not a write",
             "a file reachable under another name (hard link, another mount) is not hidden",
-            "the environment is passed through: secrets in environment variables are readable",
+            "the environment is passed through (less MewCode's own API key variables): other secrets in environment variables are readable",
             "a timeout or cancel kills at once: the command gets no SIGTERM grace",
         ]
         if policy is None or not policy.network:

@@ -314,7 +314,7 @@ class LandlockBackend:
             " outlives its command (still confined)",
             "Unix sockets with a path (e.g. /var/run/docker.sock) stay reachable",
             "a file reachable under another name (hard link, another mount) is not hidden",
-            "the environment is passed through: secrets in environment variables are readable",
+            "the environment is passed through (less MewCode's own API key variables): other secrets in environment variables are readable",
             "other processes are visible in /proc",
             "/dev/shm is the machine's own (writable), and the user's other terminals"
             " (/dev/pts/N) can be written to",

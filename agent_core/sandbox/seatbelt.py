@@ -94,7 +94,7 @@ class SeatbeltBackend:
         missing = [
             "processes: no PID namespace or subreaper; a descendant that leaves the command's"
             " process group outlives it",
-            "the environment is passed through: secrets in environment variables are readable",
+            "the environment is passed through (less MewCode's own API key variables): other secrets in environment variables are readable",
             "sandbox-exec is deprecated by Apple (still shipped and working)",
         ]
         if policy is None or not policy.network:

@@ -55,9 +55,17 @@ def sandbox_of(ctx: ToolContext) -> SandboxPolicy | None:
     return policy
 
 
-def shell_env() -> dict[str, str]:
-    """The environment commands run with: the user's, minus pagers and prompts that would hang."""
+# MewCode's own provider credentials: no command needs them, and a command may print them.
+PROVIDER_KEY_VARS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY")
+
+
+def shell_env(ctx: ToolContext | None = None) -> dict[str, str]:
+    """The environment commands run with: the user's, minus pagers and prompts that would hang,
+    and minus the variables holding MewCode's own API keys (``withheld_env`` adds to them)."""
     env = dict(os.environ)
+    withheld = [*PROVIDER_KEY_VARS, *(ctx.extra.get("withheld_env", ()) if ctx else ())]
+    for name in withheld:
+        env.pop(name, None)
     env.update(PAGER="cat", GIT_PAGER="cat", GIT_TERMINAL_PROMPT="0", MEWCODE="1")
     return env
 
@@ -107,7 +115,7 @@ class BashTool:
             return await _start_background(args, ctx)
         timeout_ms = args.timeout or int(ctx.extra.get("bash_timeout_ms", DEFAULT_TIMEOUT_MS))
         started = time.monotonic()
-        proc = await GroupProcess.start(args.command, ctx.cwd, shell_env(), sandbox_of(ctx))
+        proc = await GroupProcess.start(args.command, ctx.cwd, shell_env(ctx), sandbox_of(ctx))
         capture = OutputCapture(limit, spill_path(ctx.session_dir, ctx.call_id or f"pid{proc.pid}"))
         outcome: Outcome = "cancelled"
         try:
@@ -187,7 +195,7 @@ async def _start_background(args: BashParams, ctx: ToolContext) -> ToolOutput:
     started = time.monotonic()
     registry = shell_registry(ctx.extra)
     shell = await registry.start(
-        args.command, ctx.cwd, shell_env(), ctx.session_dir / "tool-results", sandbox_of(ctx)
+        args.command, ctx.cwd, shell_env(ctx), ctx.session_dir / "tool-results", sandbox_of(ctx)
     )
     _record(ctx, args.command, None, started, "background")
     return ToolOutput(

@@ -228,3 +228,24 @@ def test_sandbox_check_prints_what_is_enforced(project, monkeypatch, capsys) -> 
     code = main(["sandbox", "check", "--cwd", str(project)])
     out, _ = capsys.readouterr()
     assert code == 1 and "no os sandbox" in out.lower()
+
+
+def test_commands_do_not_see_mewcodes_own_api_key(
+    fake_llm, project, mewcode_home, monkeypatch, capsys
+) -> None:
+    (mewcode_home / "settings.yaml").write_text("api_key_env: TEAM_LLM_KEY\n")
+    monkeypatch.setenv("TEAM_LLM_KEY", "team-key-witness")
+    monkeypatch.setenv("UNRELATED_VAR", "still-passed")
+    fake_llm.script(bash_calls("env > env.txt"))
+    code, _, err = headless_in_process(
+        ["-p", "dump", "--permission-mode", "bypassPermissions"],
+        fake_llm.env("anthropic"),
+        project,
+        monkeypatch,
+        capsys,
+    )
+    assert code == 0, err
+    dumped = (project / "env.txt").read_text()
+    assert "ANTHROPIC_API_KEY" not in dumped and "test-key" not in dumped
+    assert "team-key-witness" not in dumped
+    assert "UNRELATED_VAR=still-passed" in dumped
