@@ -14,13 +14,14 @@ import functools
 import re
 import shlex
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pathspec
 
 from agent_core.config.settings import RuleEntry
-from agent_core.permissions.actions import EDIT_FAMILY, READ_FAMILY, Action
-from agent_core.permissions.paths import ResolvedPath, real
+from agent_core.permissions.actions import EDIT_FAMILY, READ_FAMILY, Action, Search
+from agent_core.permissions.file_args import split_git
+from agent_core.permissions.paths import ResolvedPath, TreeTooLarge, display, real, walk_tree
 from agent_core.permissions.shell_wrappers import Word, basename
 
 _RULE = re.compile(r"^\s*([A-Za-z0-9_.*\-]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
@@ -139,6 +140,12 @@ class RuleScope(NamedTuple):
     home: Path
 
 
+SEARCH_LIMIT = 50_000  # entries a Read-deny check reads below a search root before giving up
+_TOO_MANY = "covers too many files to check"  # a possible match only: a deny rule then asks
+_WILD = None  # a position that may hold any text (a word built at run time)
+_Template = tuple[str | None, ...]
+
+
 def _path_rule_matches(
     rule: ParsedRule, targets: tuple[ResolvedPath, ...], lexical: bool, scope: RuleScope
 ) -> bool:
@@ -148,78 +155,329 @@ def _path_rule_matches(
         return False
     for target in targets:
         candidates = [target.path, target.lexical] if lexical else [target.path]
+        if lexical and target.logical is not None:
+            candidates.append(target.logical)
         if any(path_matches(rule.spec, c, scope.root, scope.home) for c in candidates):
             return True
     return False
 
 
-def _bash_texts(action: Action, permissive: bool) -> list[str]:
+# --- Bash: matching words built at run time --------------------------------------------
+
+
+def _expansion_end(text: str, i: int) -> int:
+    """Index after the expansion starting at ``text[i]`` (``$X``, ``${..}``, ``$(..)``, backticks)."""
+    if text[i] == "`":
+        end = text.find("`", i + 1)
+        return len(text) if end < 0 else end + 1
+    if text.startswith(("$(", "${"), i):
+        opening, closing = text[i + 1], ")" if text[i + 1] == "(" else "}"
+        depth, j = 0, i + 1
+        while j < len(text):
+            if text[j] == opening:
+                depth += 1
+            elif text[j] == closing:
+                depth -= 1
+                if depth == 0:
+                    return j + 1
+            j += 1
+        return len(text)
+    match = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])").match(text, i)
+    return match.end() if match else i + 1
+
+
+def _word_template(word: Word) -> list[str | None]:
+    """A word as characters, with every expansion in it standing for any text."""
+    if not word.dynamic:
+        return list(shell_word(word.text))
+    out: list[str | None] = []
+    i = 0
+    text = word.text
+    while i < len(text):
+        if text[i] == "`" or (text[i] == "$" and i + 1 < len(text)):
+            end = _expansion_end(text, i)
+            if end > i + 1 or text[i] == "`":
+                if not out or out[-1] is not _WILD:
+                    out.append(_WILD)
+                i = end
+                continue
+        out.append(text[i])
+        i += 1
+    return out
+
+
+def _template(words: list[Word]) -> _Template:
+    out: list[str | None] = []
+    for index, word in enumerate(words):
+        if index:
+            out.append(" ")
+        out.extend(_word_template(word))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1024)
+def _pattern_templates(spec: str) -> tuple[_Template, ...]:
+    """A Bash specifier as templates: ``*`` is any text; a trailing `` *`` is optional."""
+    text = spec.strip()
+    if text.endswith(":*"):
+        text = text[:-2].rstrip() + " *"
+    try:
+        tokens = shlex.split(text)
+    except ValueError:
+        tokens = text.split()
+    normalized = " ".join(t if "*" in t and _SHELL_SAFE.match(t) else shell_word(t) for t in tokens)
+    variants = [normalized]
+    if normalized.endswith(" *"):
+        variants = [normalized[:-2], normalized]
+    return tuple(tuple(_WILD if c == "*" else c for c in v) for v in variants)
+
+
+def could_match(pattern: _Template, text: _Template) -> bool:
+    """Whether some string fits both templates (each ``_WILD`` stands for any text)."""
+    if _WILD not in text:
+        spec_like = "".join("*" if c is _WILD else c for c in pattern)
+        body = ".*".join(re.escape(piece) for piece in spec_like.split("*"))
+        return re.fullmatch(body, "".join(c for c in text if c is not None), re.DOTALL) is not None
+    seen: set[tuple[int, int]] = set()
+    stack = [(0, 0)]
+    while stack:
+        i, j = stack.pop()
+        if (i, j) in seen:
+            continue
+        seen.add((i, j))
+        if i == len(pattern) and j == len(text):
+            return True
+        if i < len(pattern) and pattern[i] is _WILD:
+            stack.append((i + 1, j))
+            if j < len(text):
+                stack.append((i, j + 1))
+        elif j < len(text) and text[j] is _WILD:
+            stack.append((i, j + 1))
+            if i < len(pattern):
+                stack.append((i + 1, j))
+        elif i < len(pattern) and j < len(text) and pattern[i] == text[j]:
+            stack.append((i + 1, j + 1))
+    return False
+
+
+def _bash_views(action: Action) -> list[list[Word]]:
+    """The command as rules see it, and normalised: program basename, wrappers, git globals."""
     cmd = action.command
     if cmd is None:
         return []
-    texts = [command_text(cmd.words)]
-    if not permissive:
-        words = list(cmd.words)
-        first = next((i for i, w in enumerate(words) if "=" not in w.text.split("/")[0]), 0)
-        if words:
-            words[first] = Word(basename(words[first].text), words[first].dynamic)
-        texts += [command_text(words), command_text(cmd.argv)]
-        if cmd.name == "git":
-            texts.append(command_text(_without_git_globals(list(cmd.argv))))
-    return texts
+    views = [list(cmd.words)]
+    words = list(cmd.words)
+    first = next((i for i, w in enumerate(words) if "=" not in w.text.split("/")[0]), 0)
+    if words:
+        words[first] = Word(basename(words[first].text), words[first].dynamic)
+    views += [words, list(cmd.argv)]
+    if cmd.name == "git":
+        views.append(_without_git_globals(list(cmd.argv)))
+    return views
 
 
-_GIT_GLOBAL_VALUES = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace",
-                                "--exec-path", "--config-env"})  # fmt: skip
+def _bash_texts(action: Action, permissive: bool) -> list[str]:
+    views = _bash_views(action)
+    if permissive:
+        views = views[:1]
+    return [command_text(v) for v in views]
 
 
 def _without_git_globals(argv: list[Word]) -> list[Word]:
-    """``git -C x -c k=v --no-pager push`` -> ``git push``, so deny rules still see the push."""
-    i = 1
-    while i < len(argv) and argv[i].text.startswith("-"):
-        i += 2 if argv[i].text in _GIT_GLOBAL_VALUES else 1
-    return [argv[0], *argv[i:]]
+    """``git -C x -c k=v --no-pager push`` -> ``git push``, so deny rules still see the push.
+
+    A subcommand that an ``-c alias.NAME=...`` defines could run anything: it is a wildcard.
+    """
+    call = split_git(argv[1:])
+    rest = list(argv[len(argv) - len(call.args) - 1 :]) if call.sub else []
+    if call.sub and rest:
+        aliases = {
+            v.text.split("=", 1)[0][len("alias.") :].lower()
+            for o, v in call.globals_
+            if o == "-c" and v is not None and v.text.lower().startswith("alias.")
+        }
+        if rest[0].dynamic or rest[0].text.lower() in aliases:
+            rest[0] = Word("$ALIAS", True)
+    return [argv[0], *rest]
 
 
-def rule_matches(rule: ParsedRule, action: Action, kind: str, scope: RuleScope) -> bool:
-    """Whether one rule applies to one action (allow rules match strictly)."""
+def _bash_could_match(spec: str | None, action: Action) -> bool:
+    """Deny/ask matching: true when the rule matches what could run (dynamic words are wild)."""
+    if spec is None:
+        return action.command is not None
+    patterns = _pattern_templates(spec)
+    texts = {_template(view) for view in _bash_views(action)}
+    return any(could_match(p, t) for p in patterns for t in texts)
+
+
+# --- Read rules over searched trees ----------------------------------------------------
+
+
+class _SearchMemo:
+    """The files below each search root, walked once per decision."""
+
+    def __init__(self) -> None:
+        self.trees: dict[Any, list[tuple[Path, bool]] | None] = {}
+
+    def entries(self, search: Search) -> list[tuple[Path, bool]] | None:
+        key = (search.root.path, search.follow, search.ignore, search.hidden, search.skip_git)
+        if key not in self.trees:
+            try:
+                self.trees[key] = list(
+                    walk_tree(
+                        search.root.path,
+                        SEARCH_LIMIT,
+                        hidden=search.hidden,
+                        skip_git=search.skip_git,
+                        follow_links=search.follow,
+                        ignore=search.ignore,
+                    )
+                )
+            except TreeTooLarge:
+                self.trees[key] = None
+        return self.trees[key]
+
+
+@functools.lru_cache(maxsize=256)
+def _globs(patterns: tuple[str, ...], default_all: bool) -> pathspec.PathSpec:
+    lines = (["**"] if default_all else []) + list(patterns)
+    return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+def _selected(search: Search, rel: str, is_dir: bool) -> bool:
+    """Whether a search reads the entry at ``rel`` (relative to its root)."""
+    probe = rel + "/" if is_dir else rel
+    if search.excludes and _globs(search.excludes, False).match_file(probe):
+        return False
+    if search.select is not None:
+        from agent_core.tools.globmatch import GlobSyntaxError, compile_glob
+
+        try:
+            return not is_dir and compile_glob(search.select).fullmatch(rel) is not None
+        except GlobSyntaxError:
+            return True
+    if search.includes and not is_dir:
+        positive = not all(g.startswith("!") for g in search.includes)
+        return _globs(search.includes, not positive).match_file(rel)
+    return True
+
+
+def _search_hit(spec: str, search: Search, scope: RuleScope, memo: _SearchMemo) -> str | None:
+    """The first path a search would read that ``spec`` matches, or why that cannot be told."""
+    entries = memo.entries(search)
+    shown = display(search.root, scope.root)
+    if entries is None:
+        return f"{search.how} over {shown} {_TOO_MANY} for {spec}"
+    for path, is_dir in entries:
+        rel = path.relative_to(search.root.path).as_posix()
+        if not _selected(search, rel, is_dir):
+            continue
+        if path_matches(spec, path, scope.root, scope.home):
+            hit = display(ResolvedPath(str(path), path, path, scope.root), scope.root)
+            return f"{search.how} over {shown} reaches {hit}: search a narrower path or exclude it"
+    return None
+
+
+# --- Matching one rule against one action ----------------------------------------------
+
+
+def _rule_hit(
+    rule: ParsedRule, action: Action, kind: str, scope: RuleScope, memo: _SearchMemo
+) -> str | None:
+    """None when the rule does not apply; else "" or a note on why it applies."""
     loose = kind != "allow"
     tool = rule.tool
     if tool == "Bash":
-        return action.tool == "Bash" and bash_matches(rule.spec, _bash_texts(action, not loose))
+        if action.tool != "Bash":
+            return None
+        if loose:
+            return "" if _bash_could_match(rule.spec, action) else None
+        return "" if bash_matches(rule.spec, _bash_texts(action, True)) else None
     if tool in READ_FAMILY or tool in EDIT_FAMILY:
-        family = (
-            READ_FAMILY if tool == "Read" else EDIT_FAMILY if tool == "Edit" else frozenset({tool})
-        )
-        if action.tool in family:
-            targets = action.writes if tool in EDIT_FAMILY else action.reads
-            return _path_rule_matches(rule, targets or action.reads + action.writes, loose, scope)
-        if action.tool == "Bash" and loose and tool in ("Read", "Edit"):
-            targets = action.reads if tool == "Read" else action.writes
-            return rule.spec is not None and _path_rule_matches(rule, targets, True, scope)
-        return False
+        return _path_hit(rule, action, loose, scope, memo)
     if tool == "WebFetch":
-        return action.tool == "WebFetch" and (
+        matched = action.tool == "WebFetch" and (
             rule.spec is None or _host_matches(rule.spec, action.host or "")
         )
+        return "" if matched else None
     if tool.startswith("mcp__"):
-        return rule.spec is None and _mcp_matches(tool, action.tool)
+        return "" if rule.spec is None and _mcp_matches(tool, action.tool) else None
     if tool != action.tool:
-        return False
-    return rule.spec is None or (
+        return None
+    matched = rule.spec is None or (
         bool(action.subject)
         and re.fullmatch(".*".join(re.escape(p) for p in rule.spec.split("*")), action.subject)
         is not None
     )
+    return "" if matched else None
+
+
+def _path_hit(
+    rule: ParsedRule, action: Action, loose: bool, scope: RuleScope, memo: _SearchMemo
+) -> str | None:
+    tool = rule.tool
+    reading = tool not in EDIT_FAMILY
+    if action.tool in READ_FAMILY | EDIT_FAMILY:
+        family = (
+            READ_FAMILY if tool == "Read" else EDIT_FAMILY if tool == "Edit" else frozenset({tool})
+        )
+        if action.tool not in family:
+            return None
+        targets = action.writes if tool in EDIT_FAMILY else action.reads
+        if _path_rule_matches(rule, targets or action.reads + action.writes, loose, scope):
+            return ""
+    elif action.tool == "Bash" and loose and tool in ("Read", "Edit"):
+        if rule.spec is None:
+            return None
+        targets = action.reads if reading else action.writes
+        if _path_rule_matches(rule, targets, True, scope):
+            return ""
+    else:
+        return None
+    if not loose or rule.spec is None or tool not in ("Read", "Edit"):
+        return None
+    if (action.unknown_reads if reading else action.unknown_writes) or (
+        action.unknown_paths and not (action.unknown_reads or action.unknown_writes)
+    ):
+        return f"it {'reads' if reading else 'writes'} a path that cannot be known before it runs"
+    if reading:
+        for search in action.searches:
+            if note := _search_hit(rule.spec, search, scope, memo):
+                return note
+    return None
+
+
+def rule_matches(rule: ParsedRule, action: Action, kind: str, scope: RuleScope) -> bool:
+    """Whether one rule applies to one action (allow rules match strictly)."""
+    return _rule_hit(rule, action, kind, scope, _SearchMemo()) is not None
 
 
 def first_match(action: Action, rules: list[RuleEntry], scope: RuleScope) -> RuleEntry | None:
-    """The deciding rule for an action: any deny, else any ask, else any allow."""
+    """The deciding rule for an action: any deny, else any ask, else any allow.
+
+    When a rule applies for a reason the rule text does not show (an unknown path, a
+    denied file inside a searched directory), the reason is added to its source. A deny
+    rule that only may apply (a tree too large to check) asks instead.
+    """
+    memo = _SearchMemo()
+    possible: RuleEntry | None = None
     for kind in ("deny", "ask", "allow"):
+        if kind == "ask" and possible is not None:
+            return possible
         for entry in rules:
             if entry.kind != kind:
                 continue
             parsed = parse_rule(entry.rule)
-            if parsed is not None and rule_matches(parsed, action, kind, scope):
+            if parsed is None:
+                continue
+            note = _rule_hit(parsed, action, kind, scope, memo)
+            if note is None:
+                continue
+            if not note:
                 return entry
-    return None
+            annotated = RuleEntry(entry.rule, entry.kind, f"{entry.source}; {note}")
+            if kind == "deny" and _TOO_MANY in note:
+                possible = possible or RuleEntry(entry.rule, "ask", annotated.source)
+                continue
+            return annotated
+    return possible

@@ -46,6 +46,16 @@ def bash_rule(words: list[str]) -> str:
     return f"Bash({' '.join(shell_word(w) for w in prefix)}:*)"
 
 
+def _global_options(words: list[str]) -> bool:
+    """``git -c k=v x``, ``npm --prefix d x``: options before the subcommand change what runs,
+    so a prefix rule would be wider than this call."""
+    return (
+        _SUBCOMMAND_DEPTH.get(words[0] if words else "", 0) > 0
+        and len(words) > 1
+        and (words[1].startswith("-"))
+    )
+
+
 def path_rule(tool: str, target: ResolvedPath, root: Path) -> str:
     """``Edit(src/a.py)``, ``Edit(./top.py)`` or ``Edit(//abs/path)`` naming exactly one path."""
     try:
@@ -60,12 +70,18 @@ def _escape(path: str) -> str:
 
 
 def suggestions(actions: list[Action], root: Path, uncertain: bool) -> list[str]:
-    """One rule per action that needs approval (deduplicated, in order)."""
+    """One rule per action that needs approval (deduplicated, in order).
+
+    No rule is offered for a part whose words or paths are only known at run time: any
+    rule that matched it would allow whatever those words turn out to be.
+    """
     if uncertain:
         return []  # no rule can allow a command the engine cannot read
     found: list[str] = []
     for action in actions:
         if action.read_only and not action.unknown_paths:
+            continue
+        if action.unknown_paths or _dynamic(action):
             continue
         rule = _one(action, root)
         if rule and rule not in found:
@@ -73,10 +89,15 @@ def suggestions(actions: list[Action], root: Path, uncertain: bool) -> list[str]
     return found
 
 
+def _dynamic(action: Action) -> bool:
+    cmd = action.command
+    return cmd is not None and any(w.dynamic for w in (*cmd.words, *cmd.argv))
+
+
 def _one(action: Action, root: Path) -> str | None:
     if action.tool == "Bash" and action.command is not None:
         words = [w.text for w in action.command.words]
-        if protected_write(action):
+        if protected_write(action) or _global_options(words):
             return f"Bash({command_text(action.command.words)})"
         return bash_rule(words)
     if action.tool in EDIT_FAMILY or action.tool in READ_FAMILY:
