@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 import re
 from typing import NamedTuple
 
+import msgspec
+
 from agent_core.permissions.shell_model import ParsedCommand, SimpleCommand
-from agent_core.permissions.shell_wrappers import SHELLS, Word, basename
+from agent_core.permissions.shell_wrappers import (
+    DESTRUCTIVE,
+    SHELLS,
+    Word,
+    basename,
+    is_interpreter,
+    unknown,
+)
 
 
 class BlacklistHit(NamedTuple):
@@ -34,9 +44,6 @@ _DOWNLOAD_IN_TEXT = re.compile(
 _DOWNLOADERS = frozenset(
     {"curl", "wget", "fetch", "xh", "aria2c", "lwp-request", "lwp-download", "http", "https"}
 )
-_INTERPRETER = re.compile(
-    r"(python|pypy|perl|ruby|php|lua)[\d.]*|node|nodejs|deno|bun|tclsh|Rscript|osascript"
-)
 _DISK_WRITERS = frozenset(
     {"tee", "cp", "mv", "shred", "ln", "install", "pv", "wipefs", "blkdiscard"}
 )
@@ -53,20 +60,21 @@ class _Where(NamedTuple):
     home: str
 
 
+# ${HOME}, $HOME, and ${HOME:?}, ${HOME:-x}, ${HOME%/}...: all the home directory when set.
+_HOME_VAR = re.compile(r"^(?:\$HOME|\$\{HOME(?:[:]?[-?=][^}]*|%%?/*)?\})(?=/|$)")
+
+
 def _location(word: Word, cwd: str, where: _Where) -> str | None:
     """The absolute path a target word names, cut above its first glob; None when unknown."""
     text = word.text
-    for var in ("${HOME}", "$HOME"):
-        if text == var or text.startswith(var + "/"):
-            text = where.home + text[len(var) :]
-            break
-    else:
-        if word.dynamic:
-            return None
-    if text == "~" or text.startswith("~/"):
+    if home := _HOME_VAR.match(text):
+        text = where.home + text[home.end() :]
+    elif text == "~" or text.startswith("~/"):
         text = where.home + text[1:]
     elif text.startswith("~"):
-        text = "/home/" + text[1:]
+        text = "/home/" + text[1:]  # ~user, and ~$USER read the same way
+    elif unknown(word):
+        return None
     if not text.startswith("/"):
         if cwd == "?":
             return None
@@ -159,6 +167,8 @@ def _check_command(cmd: SimpleCommand, where: _Where) -> BlacklistHit | None:
         )
     if name.startswith("mkfs") or name in ("mke2fs", "mkswap", "wipefs", "mkdosfs", "newfs"):
         return BlacklistHit("mkfs", f"formats a filesystem: {_show(cmd)}")
+    if hit := _disk_tool(cmd, name, options, positionals):
+        return hit
     if name == "dd":
         for word in cmd.argv[1:]:
             target = word.text[3:] if word.text.startswith("of=") else ""
@@ -182,6 +192,40 @@ def _check_command(cmd: SimpleCommand, where: _Where) -> BlacklistHit | None:
         return BlacklistHit(
             "download-to-shell", f"runs code straight from a download: {piped}{_show(cmd)}"
         )
+    return None
+
+
+_PARTITIONERS = frozenset({"fdisk", "sfdisk", "gdisk", "sgdisk", "cfdisk", "cgdisk", "parted"})
+_LISTING = frozenset({
+    "-l", "--list", "-p", "--print", "-d", "--dump", "-v", "--verify", "-V", "--version",
+    "-h", "--help", "-s", "--show-size", "-J", "--json", "-i", "--info", "-m", "--machine",
+    "print", "p",
+})  # fmt: skip
+_DISK_ERASERS = {
+    "cryptsetup": frozenset({"luksFormat", "erase", "luksErase", "reencrypt", "luksKillSlot"}),
+    "mdadm": frozenset({"--create", "-C", "--build", "-B", "--zero-superblock"}),
+    "nvme": frozenset({"format", "sanitize"}),
+    "zpool": frozenset({"destroy", "labelclear", "create"}),
+    "hdparm": frozenset({"--security-erase", "--security-erase-enhanced", "--trim-sector-ranges",
+                         "--write-sector", "--make-bad-sector", "--dco-restore"}),
+    "dmsetup": frozenset({"remove_all", "wipe_table"}),
+    "flashrom": frozenset({"-w", "--write", "-E", "--erase"}),
+}  # fmt: skip
+
+
+def _disk_tool(
+    cmd: SimpleCommand, name: str, options: list[str], positionals: list[Word]
+) -> BlacklistHit | None:
+    """Partition editors, secure erasers and volume tools that destroy a disk's contents."""
+    words = {w.text for w in cmd.argv[1:]}
+    listing = bool(words & _LISTING) and all(w in _LISTING or w.startswith("/dev/") for w in words)
+    if name in _PARTITIONERS and not listing:
+        return BlacklistHit("partition-table", f"edits a disk's partition table: {_show(cmd)}")
+    if name in ("blkdiscard", "srm", "wipe", "lvremove", "vgremove", "pvremove"):
+        return BlacklistHit("disk-erase", f"erases a disk or volume: {_show(cmd)}")
+    erasing = _DISK_ERASERS.get(name)
+    if erasing and (words & erasing or any(o.split("=", 1)[0] in erasing for o in options)):
+        return BlacklistHit("disk-erase", f"erases a disk or volume: {_show(cmd)}")
     return None
 
 
@@ -233,7 +277,7 @@ def _runs_downloaded_code(cmd: SimpleCommand) -> bool:
     name = cmd.name
     if name in ("eval", "source", "."):
         return any(w.dynamic and _DOWNLOAD_IN_TEXT.search(w.text) for w in cmd.argv[1:])
-    if name not in SHELLS and not _INTERPRETER.fullmatch(name):
+    if name not in SHELLS and not is_interpreter(name):
         return False
     source = _program_source(cmd)
     if source == "stdin":
@@ -260,7 +304,7 @@ def check_blacklist(parsed: ParsedCommand, root: str, home: str) -> BlacklistHit
     where = _Where(posixpath.normpath(root), posixpath.normpath(home))
     if any(_fork_bomb(text) for text in parsed.texts):
         return BlacklistHit("fork-bomb", "a fork bomb (a function that pipes into itself)")
-    for cmd in parsed.commands:
+    for cmd in [*parsed.commands, *parsed.indirect]:
         if hit := _check_command(cmd, where):
             return hit
     for redirect in parsed.redirects:
@@ -269,3 +313,57 @@ def check_blacklist(parsed: ParsedCommand, root: str, home: str) -> BlacklistHit
                 "disk-device-write", f"redirects output onto a disk device: {redirect.target.text}"
             )
     return None
+
+
+# Values a word built at run time may take, tried in place of each dynamic word.
+_ONE_WORD = [["/"], ["~"], ["/dev/sda"], ["-rf"], ["-R"], ["-delete"],
+             ["of=/dev/sda"], ["poweroff"], ["0"]]  # fmt: skip
+_SPLIT = [["-rf", "/"], ["-rf", "~"], ["-R", "777", "/"], ["/", "-delete"], ["-f", "/dev/sda"]]
+_MAX_DYNAMIC = 2
+_HOME_ONLY = re.compile(r"^\$\{?HOME\}?(/[^$`]*)?$")
+
+
+def _judged(name: str) -> bool:
+    return name in DESTRUCTIVE or name.startswith("mkfs") or name in _PARTITIONERS
+
+
+def _reach(cmd: SimpleCommand, where: _Where) -> BlacklistHit | None:
+    """A blacklist entry the command would match for some value of its run-time words."""
+    if not cmd.argv or unknown(cmd.argv[0]) or not _judged(cmd.name):
+        return None
+    slots = [i for i, w in enumerate(cmd.argv) if i and unknown(w) and not _HOME_ONLY.match(w.text)]
+    cwds = ["/", "~"] if cmd.cwd == "?" else [cmd.cwd]
+    if not slots and cmd.cwd != "?":
+        return None
+    if len(slots) > _MAX_DYNAMIC:
+        return BlacklistHit("computed-target", f"too many words computed at run time: {_show(cmd)}")
+    choices = [_ONE_WORD + (_SPLIT if cmd.argv[i].split else []) for i in slots]
+    for cwd in cwds:
+        for combo in itertools.product(*choices):
+            argv: list[Word] = []
+            values = dict(zip(slots, combo, strict=True))
+            for i, word in enumerate(cmd.argv):
+                argv += [Word(v) for v in values[i]] if i in values else [word]
+            trial = msgspec.structs.replace(cmd, argv=tuple(argv), cwd=cwd)
+            if hit := _check_command(trial, where):
+                return hit
+    return None
+
+
+def unknown_reach(parsed: ParsedCommand, root: str, home: str) -> list[str]:
+    """Doubts for commands a run-time word or directory could turn into blacklisted ones.
+
+    ``rm -rf "$X"`` is not blacklisted as written, but X may be ``/``: the command
+    is uncertain (never allowed by a rule) and denied where nobody is asked.
+    """
+    where = _Where(posixpath.normpath(root), posixpath.normpath(home))
+    found: list[str] = []
+    for cmd in [*parsed.commands, *parsed.indirect]:
+        if (hit := _reach(cmd, where)) is not None:
+            reason = (
+                f"a word or directory known only at run time could make it {hit.entry}: "
+                f"{_show(cmd)}"
+            )
+            if reason not in found:
+                found.append(reason)
+    return found

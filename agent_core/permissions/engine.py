@@ -6,6 +6,7 @@ agent loop's job when the verdict is "ask".
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -13,7 +14,7 @@ import msgspec
 
 from agent_core.config.settings import RuleEntry
 from agent_core.permissions.actions import Action, Scope, bash_actions, tool_actions
-from agent_core.permissions.blacklist import check_blacklist
+from agent_core.permissions.blacklist import check_blacklist, unknown_reach
 from agent_core.permissions.modes import mode_decision, protected_write
 from agent_core.permissions.paths import protected_name, sandbox_roots
 from agent_core.permissions.rules import RuleScope, first_match
@@ -66,18 +67,22 @@ def decide(request: PermissionRequest, policy: PermissionPolicy) -> PermissionVe
     """Run the four automatic layers and return the first decisive verdict."""
     scope = scope_of(policy)
     uncertain: list[str] = []
+    risky: list[str] = []
     if request.tool == "Bash" or request.kind == "bash":
         parsed = parse_command(_command(request))
         hit = check_blacklist(parsed, str(scope.root), str(policy.home))
         if hit is not None:
             return PermissionVerdict("deny", "blacklist", f"blocked: {hit.reason}", hit.entry)
-        uncertain = parsed.uncertain
+        # A word built at run time that could make a blacklisted command is a doubt too.
+        reach = unknown_reach(parsed, str(scope.root), str(policy.home))
+        uncertain = [*parsed.uncertain, *reach]
+        risky = [*parsed.risky, *reach]
         actions = bash_actions(parsed, scope)
     else:
         actions = tool_actions(request.tool, request.input, request.read_only, request.kind, scope)
     if denial := sandbox_denial(actions, scope.root):
         return PermissionVerdict("deny", "sandbox", denial)
-    return _rules_then_mode(actions, policy, scope, uncertain)
+    return _rules_then_mode(actions, policy, scope, uncertain, risky)
 
 
 def _names_protected(entry: RuleEntry, action: Action) -> bool:
@@ -87,7 +92,11 @@ def _names_protected(entry: RuleEntry, action: Action) -> bool:
 
 
 def _rules_then_mode(
-    actions: list[Action], policy: PermissionPolicy, scope: Scope, uncertain: list[str]
+    actions: list[Action],
+    policy: PermissionPolicy,
+    scope: Scope,
+    uncertain: list[str],
+    risky: Sequence[str] = (),
 ) -> PermissionVerdict:
     rule_scope = RuleScope(scope.root, policy.home)
     asked: RuleEntry | None = None
@@ -118,7 +127,7 @@ def _rules_then_mode(
     if actions and not uncovered:
         rules = ", ".join(allowed_by)
         return PermissionVerdict("allow", "rules", f"allowed by rule {rules}", rules)
-    outcome = mode_decision(uncovered, policy.mode, uncertain)
+    outcome = mode_decision(uncovered, policy.mode, uncertain, risky)
     verdict = PermissionVerdict(outcome.decision, "mode", outcome.reason)  # type: ignore[arg-type]
     if verdict.decision == "allow" and allowed_by:
         verdict.rule = ", ".join(allowed_by)
@@ -133,6 +142,8 @@ def suggest_rules(request: PermissionRequest, policy: PermissionPolicy) -> list[
     scope = scope_of(policy)
     if request.tool == "Bash" or request.kind == "bash":
         parsed = parse_command(_command(request))
-        return suggestions(bash_actions(parsed, scope), scope.root, not parsed.certain)
+        reach = unknown_reach(parsed, str(scope.root), str(policy.home))
+        uncertain = not parsed.certain or bool(reach)
+        return suggestions(bash_actions(parsed, scope), scope.root, uncertain)
     actions = tool_actions(request.tool, request.input, request.read_only, request.kind, scope)
     return suggestions(actions, scope.root, False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from agent_core.permissions.actions import EDIT_FAMILY, Action
@@ -31,12 +32,28 @@ def _needs_approval(action: Action, mode: str) -> bool:
     return True
 
 
-def mode_decision(actions: list[Action], mode: str, uncertain: list[str]) -> ModeDecision:
-    """Decide the actions left over by the rules layer."""
+def mode_decision(
+    actions: list[Action], mode: str, uncertain: list[str], risky: Sequence[str] = ()
+) -> ModeDecision:
+    """Decide the actions left over by the rules layer.
+
+    A command that cannot be checked with certainty asks; in bypassPermissions, where
+    nobody is asked, it is denied when its unknown part could amount to a blacklisted
+    command (``risky``) and otherwise left to the OS sandbox.
+    """
     if uncertain:
         if mode == "plan":
             return ModeDecision("deny", PLAN_REASON)
-        return ModeDecision("ask", f"the command cannot be checked with certainty: {uncertain[0]}")
+        if mode != "bypassPermissions":
+            return ModeDecision(
+                "ask", f"the command cannot be checked with certainty: {uncertain[0]}"
+            )
+        if risky:
+            return ModeDecision(
+                "deny",
+                "bypassPermissions mode: the command cannot be checked with certainty and "
+                f"could amount to a blacklisted command: {risky[0]}"[:400],
+            )
     for action in actions:
         if protected := protected_write(action):
             if mode == "plan":

@@ -1,18 +1,36 @@
 """Split a shell command the way bash would run it: every simple command, every redirect.
 
-bashlex does the parsing; shlex is the fallback for syntax bashlex rejects.
-Anything neither can read with certainty (a variable used as a command, eval
-of a computed string, hidden characters...) is reported in ``uncertain`` so
-the engine asks a human instead of allowing.
+A quote-aware pass first joins line continuations and sets arithmetic aside
+(shell_lexer); bashlex then does the parsing, with shlex as the fallback for
+syntax bashlex rejects. Anything neither can read with certainty (a variable
+used as a command, eval of a computed string, hidden characters...) is
+reported in ``uncertain`` so the engine asks a human instead of allowing; a
+doubt whose unknown part could amount to a blacklisted command is also
+listed in ``risky``.
 """
 
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from agent_core.permissions.shell_flow import literal_output, next_cwd, reads_program_from_stdin
+from agent_core.permissions.shell_flow import (
+    builtin_effect,
+    cron_commands,
+    literal_output,
+    next_cwd,
+    program_from_stdin,
+    shell_escapes,
+)
+from agent_core.permissions.shell_lexer import (
+    ARITH_MARK,
+    arithmetic_names,
+    expansions,
+    join_continuations,
+    param_kind,
+)
 from agent_core.permissions.shell_model import ParsedCommand, Redirect, SimpleCommand
 from agent_core.permissions.shell_text import (
     HEREDOC_MARK,
@@ -21,15 +39,32 @@ from agent_core.permissions.shell_text import (
     hidden_character,
     prepare_heredocs,
     substitutions,
-    unquote,
 )
-from agent_core.permissions.shell_wrappers import Assignment, Word, unwrap
+from agent_core.permissions.shell_words import Known, expand_word, tilde_value
+from agent_core.permissions.shell_wrappers import (
+    SHELLS,
+    Assignment,
+    Nested,
+    Unwrapped,
+    Word,
+    assignment_doubts,
+    is_interpreter,
+    unwrap,
+)
 
 __all__ = ["ParsedCommand", "Redirect", "SimpleCommand", "parse_command"]
 
 MAX_DEPTH = 6  # nested bash -c / eval / $(...) levels before giving up
 MAX_LENGTH = 100_000
-_BRACE_LIST = re.compile(r"^([^{}'\"\\$`]*)\{([^{}'\"\\$`]*,[^{}'\"\\$`]*)\}([^{}'\"\\$`]*)$")
+MAX_LOOP_VALUES = 8  # a for loop over more literal words is walked once, its variable unknown
+# Programs whose every option only reads: input piped into `xargs grep` cannot make it write.
+_XARGS_SAFE = frozenset({
+    "grep", "egrep", "fgrep", "wc", "cat", "head", "tail", "ls", "stat", "echo", "du", "df",
+    "basename", "dirname", "realpath", "readlink", "md5sum", "sha1sum", "sha256sum",
+    "sha512sum", "b2sum", "cksum",
+})  # fmt: skip
+_CODE_OPTIONS = frozenset({"-c", "-e", "-E", "--eval", "-p", "--print", "-r", "--command"})
+_SUBSCRIPT_CODE = re.compile(r"\[[^\]]*(\$\(|`|\$\{)")
 
 
 @dataclass
@@ -37,20 +72,35 @@ class _Ctx:
     cwd: str = ""
     upstream: tuple[str, ...] = ()
     stdin: str | None = None  # literal text fed to this part (echo ... |, here-document)
+    piped: bool = False  # stdin is a pipe or here-document (unknown when stdin is None)
     heredocs: tuple[HereDoc, ...] = ()  # bodies cut out of the text being walked
+    values: dict[str, str | None] = field(default_factory=dict)  # variables set in the line
+    functions: set[str] = field(default_factory=set)  # shell functions defined in the line
+    indirect: bool = False  # run by a remote shell, a container or a program's settings
+    exec_redirected: bool = False  # an earlier `exec 3< x` changed this shell's descriptors
+
+    def fork(self, **changes: Any) -> _Ctx:
+        """A copy for a subshell or nested text: its assignments stay its own."""
+        return replace(self, values=dict(self.values), functions=set(self.functions), **changes)
 
 
 @dataclass
 class _State:
     commands: list[SimpleCommand] = field(default_factory=list)
+    indirect: list[SimpleCommand] = field(default_factory=list)
     redirects: list[Redirect] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
     uncertain: list[str] = field(default_factory=list)
+    risky: list[str] = field(default_factory=list)
+    arithmetic: list[str] = field(default_factory=list)
+    procsub_output: dict[str, str] = field(default_factory=dict)
     last_stdout: str | None = None  # what the last simple command prints, when known
 
-    def doubt(self, reason: str) -> None:
+    def doubt(self, reason: str, risky: bool = False) -> None:
         if reason not in self.uncertain:
             self.uncertain.append(reason)
+        if risky and reason not in self.risky:
+            self.risky.append(reason)
 
 
 def parse_command(command: str) -> ParsedCommand:
@@ -59,28 +109,39 @@ def parse_command(command: str) -> ParsedCommand:
     if bad := hidden_character(command):
         state.doubt(f"the command contains a hidden character ({bad})")
     if len(command) > MAX_LENGTH:
-        state.doubt("the command is too long to check")
+        state.doubt("the command is too long to check", risky=True)
         _fallback(command, state, _Ctx(), 0)
     else:
         _parse_text(command, state, _Ctx(), 0)
-    return ParsedCommand(state.commands, state.redirects, state.texts, state.uncertain)
+    return ParsedCommand(
+        state.commands, state.redirects, state.texts, state.uncertain, state.risky, state.indirect
+    )
 
 
 def _parse_text(text: str, state: _State, ctx: _Ctx, depth: int) -> None:
     state.texts.append(text)
     if depth > MAX_DEPTH:
-        state.doubt("commands are nested too deeply to check")
+        state.doubt("commands are nested too deeply to check", risky=True)
         return
     if depth and (bad := hidden_character(text)):
         state.doubt(f"a nested command contains a hidden character ({bad})")
     if all(not line.strip() or line.lstrip().startswith("#") for line in text.splitlines()):
         return  # blank or comment-only: nothing runs
+    lexed = join_continuations(text, len(state.arithmetic))
+    if lexed.doubt:
+        state.doubt(f"the command could not be read with certainty: {lexed.doubt}", risky=True)
+    if lexed.text != text:
+        state.texts.append(lexed.text)
+    state.arithmetic += lexed.arithmetic
+    for body in lexed.arithmetic:
+        _arithmetic(body, text, state, ctx, depth)
+    text = lexed.text
     prepared = prepare_heredocs(text)
     for doc in prepared.heredocs:
         inner = substitutions(doc.body) if not doc.quoted else []
         for sub in inner:
             state.doubt("a here-document runs a command substitution")
-            _parse_text(sub, state, replace(ctx, upstream=()), depth + 1)
+            _parse_text(sub, state, ctx.fork(upstream=(), stdin=None, piped=False), depth + 1)
     import bashlex  # local: only the engine needs it
 
     try:
@@ -89,12 +150,60 @@ def _parse_text(text: str, state: _State, ctx: _Ctx, depth: int) -> None:
         _fallback(text, state, ctx, depth)
         return
     if prepared.heredocs and _count_markers(trees) != len(prepared.heredocs):
-        state.doubt("a here-document could not be read with certainty")
+        state.doubt("a here-document could not be read with certainty", risky=True)
         _fallback(text, state, ctx, depth)
         return
     walk_ctx = replace(ctx, heredocs=tuple(prepared.heredocs)) if prepared.heredocs else ctx
     for tree in trees:
         _walk(tree, prepared.text, state, walk_ctx, depth)
+    if walk_ctx is not ctx:
+        ctx.cwd = walk_ctx.cwd
+
+
+def _arithmetic(body: str, text: str, state: _State, ctx: _Ctx, depth: int) -> None:
+    """Doubts about one ``$((...))``/``((...))``: code in it runs, variables are evaluated."""
+    if "[" in body:
+        state.doubt(f"arithmetic with an array subscript: (({body[:80]}))")
+    for inner in _code_in(body):
+        state.doubt(f"arithmetic runs a command substitution: (({body[:80]}))")
+        _parse_text(inner, state, ctx.fork(upstream=(), stdin=None, piped=False), depth + 1)
+    _param_doubts(body, state, ctx, depth)
+    names = arithmetic_names(body)
+    if names:
+        risky = bool(_SUBSCRIPT_CODE.search(text)) or any(
+            "[" in (ctx.values.get(n) or "") for n in names
+        )
+        state.doubt(f"arithmetic evaluates variables as expressions: (({body[:80]}))", risky)
+
+
+def _code_in(text: str) -> list[str]:
+    """Command substitutions inside ``text``, also those nested in ``${...}``."""
+    found, _ = expansions(text)
+    inner: list[str] = []
+    for exp in found:
+        if exp.kind in ("comsub", "backtick", "procsub") and exp.body.strip():
+            inner.append(exp.body)
+        elif exp.kind == "param":
+            inner += _code_in(exp.body)
+    return inner
+
+
+def _param_doubts(raw: str, state: _State, ctx: _Ctx, depth: int) -> None:
+    """Doubts about ``${...}`` expansions in a word; code hidden inside them is parsed."""
+    found, balanced = expansions(raw)
+    if not balanced:
+        state.doubt(f"an expansion is not closed: {raw[:80]}", risky=True)
+    for exp in found:
+        if exp.kind != "param" or exp.body.startswith(ARITH_MARK):
+            continue
+        kind = param_kind(exp.body)
+        if kind.operator:
+            state.doubt(
+                f"a parameter expansion with an operator: ${{{exp.body[:80]}}}", kind.runs_code
+            )
+        for inner in _code_in(exp.body):
+            state.doubt(f"a command substitution inside ${{...}}: {inner[:80]}")
+            _parse_text(inner, state, ctx.fork(upstream=(), stdin=None, piped=False), depth + 1)
 
 
 def _children(node: Any) -> list[Any]:
@@ -130,129 +239,222 @@ def _walk(node: Any, src: str, state: _State, ctx: _Ctx, depth: int) -> list[str
             names += _walk(part, src, state, ctx, depth)
     elif kind == "pipeline":
         upstream = list(ctx.upstream)
-        stdin = ctx.stdin
+        stdin, piped = ctx.stdin, ctx.piped
         for part in node.parts:
             if part.kind in ("pipe", "reservedword"):
                 continue
             before = len(state.commands)
-            inner = replace(ctx, upstream=tuple(upstream), stdin=stdin)
+            inner = ctx.fork(upstream=tuple(upstream), stdin=stdin, piped=piped)
             got = _walk(part, src, state, inner, depth)
             made = state.commands[before:]
-            stdin = state.last_stdout if len(made) == 1 else None
+            stdin, piped = (state.last_stdout if len(made) == 1 else None), True
             names += got
             upstream += got
     elif kind == "compound":
         first = node.list[0] if node.list else None
         subshell = first is not None and first.kind == "reservedword" and first.word == "("
-        inner = replace(ctx) if subshell else ctx
+        inner = ctx.fork() if subshell else ctx
+        for redirect in getattr(node, "redirects", None) or []:
+            if (fed := _input_of(redirect, src, ctx)) is not None:
+                inner = inner.fork() if inner is ctx else inner
+                inner.stdin, inner.piped = fed
         for part in node.list:
             if part.kind != "reservedword":
                 names += _walk(part, src, state, inner, depth)
+        if inner is not ctx and not subshell:
+            ctx.cwd = inner.cwd
         for redirect in getattr(node, "redirects", None) or []:
             names += _redirect(redirect, src, state, ctx, depth)
-    elif kind in ("if", "for", "while", "until"):
+    elif kind == "for":
+        names += _for_loop(node, src, state, ctx, depth)
+    elif kind in ("if", "while", "until"):
         for part in node.parts:
             if part.kind == "word":
-                names += _substitutions_in(part, src, state, ctx, depth)
+                names += _substitutions_in(part, src, state, ctx, depth)[0]
             elif part.kind != "reservedword":
                 names += _walk(part, src, state, ctx, depth)
     elif kind == "function":
-        # A definition runs nothing yet, but its body is what a later call runs.
-        names += _walk(node.body, src, state, replace(ctx), depth)
+        # A definition runs nothing yet; its body runs wherever it is called from.
+        ctx.functions.add(node.name.word)
+        names += _walk(node.body, src, state, ctx.fork(cwd="?"), depth)
     elif kind == "word":
-        names += _substitutions_in(node, src, state, ctx, depth)
+        names += _substitutions_in(node, src, state, ctx, depth)[0]
     elif kind not in ("operator", "pipe", "reservedword"):
-        state.doubt(f"unsupported shell syntax ({kind})")
+        state.doubt(f"unsupported shell syntax ({kind})", risky=True)
     return names
 
 
-def _substitutions_in(node: Any, src: str, state: _State, ctx: _Ctx, depth: int) -> list[str]:
+def _for_loop(node: Any, src: str, state: _State, ctx: _Ctx, depth: int) -> list[str]:
+    """``for t in ~ /; do rm -rf "$t"; done`` is walked once per literal value of ``t``."""
+    parts = list(node.parts)
+    var = parts[1].word if len(parts) > 1 else ""
+    has_in = any(p.kind == "reservedword" and p.word == "in" for p in parts)
+    values: list[Word] = []
+    body: list[Any] = []
     names: list[str] = []
-    for part in getattr(node, "parts", None) or []:
-        if part.kind in ("commandsubstitution", "processsubstitution"):
-            inner = replace(ctx, upstream=(), stdin=None)
-            names += _walk(part.command, src, state, inner, depth)
+    for part in parts[2:]:
+        if part.kind == "word":
+            names += _substitutions_in(part, src, state, ctx, depth)[0]
+            raw = src[part.pos[0] : part.pos[1]]
+            _param_doubts(raw, state, ctx, depth)
+            values += expand_word(raw, part.word, Known(ctx.values, {}))
+        elif part.kind != "reservedword":
+            body.append(part)
+    literal = has_in and len(values) <= MAX_LOOP_VALUES and not any(v.dynamic for v in values)
+    rounds = [tilde_value(v.text) for v in values] if literal else [None]
+    for value in rounds or [None]:
+        ctx.values[var] = value
+        for part in body:
+            names += _walk(part, src, state, ctx, depth)
+    ctx.values[var] = None
     return names
 
 
-def _is_dynamic(node: Any) -> bool:
+def _substitutions_in(
+    node: Any, src: str, state: _State, ctx: _Ctx, depth: int
+) -> tuple[list[str], dict[int, str]]:
+    """Walk the command and process substitutions of a word; returns (programs, known outputs)."""
+    names: list[str] = []
+    outputs: dict[int, str] = {}
     for part in getattr(node, "parts", None) or []:
-        if part.kind in ("commandsubstitution", "processsubstitution"):
-            return True
-        if part.kind == "parameter" and getattr(part, "value", None):
-            return True
-    return False
+        if part.kind not in ("commandsubstitution", "processsubstitution"):
+            continue
+        writes_to_it = part.kind == "processsubstitution" and src[part.pos[0]] == ">"
+        inner = ctx.fork(upstream=(), stdin=None, piped=writes_to_it)
+        before = len(state.commands)
+        names += _walk(part.command, src, state, inner, depth)
+        made = state.commands[before:]
+        output = _known_output(made, state, inner)
+        if output is None:
+            continue
+        if part.kind == "commandsubstitution":
+            outputs[part.pos[0] - node.pos[0]] = output
+        else:
+            state.procsub_output[src[part.pos[0] : part.pos[1]]] = output
+    return names, outputs
 
 
-def _word(node: Any, src: str) -> Word:
+def _known_output(made: list[SimpleCommand], state: _State, ctx: _Ctx) -> str | None:
+    if len(made) != 1:
+        return None
+    if made[0].name == "pwd" and len(made[0].argv) == 1 and ctx.cwd != "?":
+        return ctx.cwd or "."
+    return state.last_stdout
+
+
+def _word_list(
+    node: Any, src: str, state: _State, ctx: _Ctx, depth: int, shown: dict[int, Word]
+) -> tuple[list[Word], list[str]]:
+    """The words one bashlex word node becomes, and the programs its substitutions run.
+
+    Where a substitution's output is known, ``shown`` maps each word to its form with the
+    substitution left in: the rule view, so no allow rule matches a computed word.
+    """
     raw = src[node.pos[0] : node.pos[1]]
-    text = unquote(raw)
-    if text is None:
-        text = node.word
-    elif text.startswith("~") and raw[:1] in ("'", '"', "\\"):
-        text = "./" + text  # a quoted tilde is a literal name, not the home directory
-    return Word(text, _is_dynamic(node))
-
-
-def _words(node: Any, src: str) -> list[Word]:
-    """One word, or the words an unquoted brace list expands to (``{rm,-rf,x}``)."""
-    word = _word(node, src)
-    raw = src[node.pos[0] : node.pos[1]]
-    match = _BRACE_LIST.match(raw)
-    if word.dynamic or not match:
-        return [word]
-    head, items, tail = match.groups()
-    return [Word(head + item + tail) for item in items.split(",")]
+    _param_doubts(raw, state, ctx, depth)
+    names, outputs = _substitutions_in(node, src, state, ctx, depth)
+    words = expand_word(raw, node.word, Known(ctx.values, outputs))
+    if outputs:
+        plain = expand_word(raw, node.word, Known(ctx.values, {}))
+        for i, word in enumerate(words):
+            shown[id(word)] = plain[min(i, len(plain) - 1)]
+    return words, names
 
 
 def _redirect(node: Any, src: str, state: _State, ctx: _Ctx, depth: int) -> list[str]:
     out = node.output
     if not hasattr(out, "kind"):
         return []  # fd duplication such as 2>&1 or >&-
-    names = _substitutions_in(out, src, state, ctx, depth)
+    names = _substitutions_in(out, src, state, ctx, depth)[0]
+    raw = src[out.pos[0] : out.pos[1]]
+    _param_doubts(raw, state, ctx, depth)
     if node.type in ("<<", "<<-", "<<<"):
         return names
     write = node.type != "<" and node.type != "<&"
     if node.type == "<&" and out.word.isdigit():
         return names
-    state.redirects.append(Redirect(node.type, _word(out, src), ctx.cwd, write))
+    if ctx.indirect:
+        return names
+    targets = expand_word(raw, out.word, Known(ctx.values, {}))
+    target = targets[0] if len(targets) == 1 else Word(out.word, True, True)
+    state.redirects.append(Redirect(node.type, target, ctx.cwd, write))
     return names
 
 
-def _fed_text(node: Any, src: str, ctx: _Ctx) -> str | None:
-    """The literal text a here-document or here-string feeds to the command's stdin."""
+def _input_of(node: Any, src: str, ctx: _Ctx) -> tuple[str | None, bool] | None:
+    """(stdin text or None when unknown, piped?) an input redirect gives; None for others.
+
+    A file (``< script.sh``) counts as not piped: running it is like naming it.
+    """
     out = node.output
     if node.type in ("<<", "<<-") and getattr(out, "word", "").startswith(HEREDOC_MARK):
         index = int(out.word[len(HEREDOC_MARK) :])
-        return ctx.heredocs[index].body if index < len(ctx.heredocs) else None
-    if node.type == "<<<" and hasattr(out, "kind") and not _is_dynamic(out):
-        return _word(out, src).text
+        if index >= len(ctx.heredocs):
+            return None, True
+        doc = ctx.heredocs[index]
+        if doc.quoted:
+            return doc.body, True
+        if re.search(r"(?<!\\)[$`]", doc.body):
+            return None, True  # expansions make the text known only at run time
+        return re.sub(r"\\([$`\\])", r"\1", doc.body), True
+    if node.type == "<<<" and hasattr(out, "kind"):
+        raw = src[out.pos[0] : out.pos[1]]
+        words = expand_word(raw, out.word, Known(ctx.values, {}))
+        text = " ".join(w.text for w in words)
+        return (None if any(w.dynamic for w in words) else text), True
+    if node.type == "<" and hasattr(out, "kind"):
+        return None, False
+    if node.type == "<&":  # stdin from another descriptor: whatever was opened there
+        target = out.word if hasattr(out, "kind") else str(out)
+        return None if target == "0" else (None, True)
     return None
 
 
 def _command(node: Any, src: str, state: _State, ctx: _Ctx, depth: int) -> list[str]:
     assignments: list[Assignment] = []
     words: list[Word] = []
+    shown: dict[int, Word] = {}
     spliced: list[str] = []
-    stdin = ctx.stdin
+    stdin, piped = ctx.stdin, ctx.piped
     for part in node.parts:
-        if part.kind == "redirect" and (fed := _fed_text(part, src, ctx)) is not None:
-            stdin = fed
+        if part.kind == "redirect" and (fed := _input_of(part, src, ctx)) is not None:
+            stdin, piped = fed
     for part in node.parts:
         if part.kind == "assignment" and not words:
             raw = src[part.pos[0] : part.pos[1]]
-            name, _, value = raw.partition("=")
-            plain = unquote(value) if value else ""
-            plain = part.word.partition("=")[2] if plain is None else plain
-            assignments.append(Assignment(name, plain, _is_dynamic(part)))
-            spliced += _substitutions_in(part, src, state, ctx, depth)
+            name, _, value_raw = raw.partition("=")
+            names, outputs = _substitutions_in(part, src, state, ctx, depth)
+            _param_doubts(value_raw, state, ctx, depth)
+            shift = len(name) + 1
+            known = Known(ctx.values, {k - shift: v for k, v in outputs.items()})
+            value = expand_word(value_raw, part.word.partition("=")[2], known)
+            spliced += names
+            text = " ".join(w.text for w in value) if value_raw else ""
+            dynamic = any(w.dynamic for w in value) or name.endswith("+")
+            assignments.append(Assignment(name.rstrip("+"), text, dynamic))
         elif part.kind in ("word", "assignment"):
-            words.extend(_words(part, src))
-            spliced += _substitutions_in(part, src, state, ctx, depth)
+            got, names = _word_list(part, src, state, ctx, depth, shown)
+            words += got
+            spliced += names
         elif part.kind == "redirect":
             spliced += _redirect(part, src, state, ctx, depth)
     text = src[node.pos[0] : node.pos[1]]
-    return _emit(assignments, words, spliced, state, ctx, depth, text, stdin)
+    return _emit(assignments, words, spliced, state, ctx, depth, text, stdin, piped, shown)
+
+
+def _bind(ctx: _Ctx, name: str, value: str | None) -> None:
+    """Remember a variable's literal value; a second assignment makes it unknown."""
+    if name in ctx.values or value is None:
+        ctx.values[name] = None
+    else:
+        ctx.values[name] = tilde_value(value)
+
+
+def _nested(nested: Nested, state: _State, ctx: _Ctx, depth: int) -> list[str]:
+    before = len(state.commands)
+    inner = ctx.fork(upstream=(), stdin=None, piped=False, indirect=ctx.indirect or nested.indirect)
+    _parse_text(nested.text, state, inner, depth + 1)
+    return [c.name for c in state.commands[before:]]
 
 
 def _emit(
@@ -264,40 +466,188 @@ def _emit(
     depth: int,
     text: str,
     stdin: str | None = None,
+    piped: bool = False,
+    shown: dict[int, Word] | None = None,
 ) -> list[str]:
     """Record one simple command (and what it runs in turn); returns the program names."""
     if not words:
+        for a in assignments:  # `X=v` alone: later commands see it
+            doubts, code = assignment_doubts(a, "for later commands")
+            for d in doubts:
+                state.doubt(d.reason, d.risky)
+            for nested in code:
+                spliced += _nested(nested, state, ctx, depth)
+            _bind(ctx, a.name, None if a.dynamic else a.value)
+        state.last_stdout = None
         return spliced
+    if not words[0].dynamic and words[0].text in ctx.functions:
+        state.doubt(f"{words[0].text} runs a shell function defined in this command")
+    if ctx.exec_redirected:
+        state.doubt("an earlier exec changed where this command reads and writes")
+        stdin, piped = None, True
     found = unwrap(assignments, words)
-    for reason in found.uncertain:
-        state.doubt(reason)
+    for d in found.doubts:
+        state.doubt(d.reason, d.risky)
+    argvs = _xargs_argvs(found, stdin, piped, state) if found.xargs else [found.argv]
     names: list[str] = []
-    for nested, _literal in found.nested_texts:
-        before = len(state.commands)
-        _parse_text(nested, state, replace(ctx), depth + 1)
-        names += [c.name for c in state.commands[before:]]
+    for nested in found.nested_texts:
+        names += _nested(nested, state, ctx, depth)
     for argv in found.nested_argvs:
-        names += _emit([], argv, [], state, replace(ctx), depth + 1, " ".join(w.text for w in argv))
-    if found.keeps_outer and found.argv:
-        state.commands.append(
-            SimpleCommand(
-                tuple(found.argv),
-                tuple(found.rule_words),
-                ctx.cwd,
-                ctx.upstream,
-                tuple(spliced),
-                text,
+        joined = " ".join(w.text for w in argv)
+        names += _emit([], argv, [], state, ctx.fork(), depth + 1, joined)
+    argv = argvs[0] if argvs else []
+    if len(argv) == 1 and argv[0].text == "exec":
+        ctx.exec_redirected = True  # later parts: descriptors (stdin too) are unknown
+        argv = []  # `exec 3< x` runs no program; its redirects are judged on their own
+    if found.keeps_outer and argv:
+        for one in argvs:
+            rule_words = found.rule_words if one is found.argv else _rule_view(found, one)
+            if shown:
+                rule_words = [shown.get(id(w), w) for w in rule_words]
+            command = SimpleCommand(
+                tuple(one), tuple(rule_words), ctx.cwd, ctx.upstream, tuple(spliced), text
             )
-        )
-        names.insert(0, found.argv[0].text)
-    if stdin and reads_program_from_stdin(found.argv):
-        before = len(state.commands)
-        _parse_text(stdin, state, replace(ctx, upstream=(), stdin=None), depth + 1)
-        names += [c.name for c in state.commands[before:]]
-    if found.argv:
-        ctx.cwd = next_cwd(found.argv, ctx.cwd)
-    state.last_stdout = literal_output(found.argv, stdin)
+            (state.indirect if ctx.indirect else state.commands).append(command)
+        names.insert(0, argv[0].text)
+    names += _program_input(found, argv, stdin, piped, state, ctx, depth)
+    _interpreter_doubts(argv, state)
+    if effect := builtin_effect(argv):
+        for d in effect.doubts:
+            state.doubt(d.reason, d.risky)
+        for nested in effect.nested:
+            names += _nested(nested, state, ctx, depth)
+        for name, value in effect.assigned:
+            _bind(ctx, name, value)
+    if argv:
+        ctx.cwd = next_cwd(argv, ctx.cwd)
+    state.last_stdout = literal_output(argv, stdin)
     return names
+
+
+def _rule_view(found: Unwrapped, argv: list[Word]) -> list[Word]:
+    """Rule words for an xargs-built argv: the wrappers kept, the built argv after them."""
+    kept = len(found.rule_words) - len(found.argv)
+    return found.rule_words[: max(kept, 0)] + argv
+
+
+def _xargs_argvs(
+    found: Unwrapped, stdin: str | None, piped: bool, state: _State
+) -> list[list[Word]]:
+    """The commands xargs builds from its input: known when the input is a literal."""
+    use = found.xargs
+    argv = found.argv
+    assert use is not None
+    if not argv or (argv[0].text in _XARGS_SAFE and use.replace is None):
+        return [argv]  # only reads whatever it is given (actions treat the names as unknown)
+    data = None if use.from_file else (stdin if piped else "")
+    if data is not None:
+        try:
+            items = data.split("\n") if use.replace else shlex.split(data)
+        except ValueError:
+            items = None
+        if items is not None:
+            items = [i.strip() for i in items if i.strip()] if use.replace else items
+            if use.replace is None:
+                return [argv + [Word(i) for i in items]]
+            if 0 < len(items) <= MAX_LOOP_VALUES:
+                return [
+                    [Word(w.text.replace(use.replace, i), w.dynamic) for w in argv] for i in items
+                ]
+            if not items:
+                return [argv]
+    name = argv[0].text
+    state.doubt(f"xargs runs {name} with arguments read from its input")
+    unknown = Word("$(xargs input)", True, True)
+    if use.replace is None:
+        return [argv + [unknown]]
+    built = [unknown if use.replace in w.text else w for w in argv]
+    if built[0].dynamic:
+        state.doubt("xargs takes the program to run from its input", risky=True)
+    return [built]
+
+
+_WHAT_IT_READS = {
+    "shell": "shell commands",
+    "code": "its program",
+    "repl": "commands",
+    "cron": "a crontab",
+    "at": "commands to run later",
+}
+
+
+def _program_input(
+    found: Unwrapped,
+    argv: list[Word],
+    stdin: str | None,
+    piped: bool,
+    state: _State,
+    ctx: _Ctx,
+    depth: int,
+) -> list[str]:
+    """Code a program takes from stdin or from a ``<(...)`` script argument."""
+    use = program_from_stdin(argv) or ("shell" if found.stdin_shell else None)
+    name = argv[0].text if argv else ""
+    code: str | None = None
+    if use is None:
+        script = _script_argument(argv)
+        if script is None:
+            return []
+        use = "shell" if name in SHELLS or name in (".", "source") else "code"
+        code = state.procsub_output.get(script.text)
+        if code is None:
+            state.doubt(f"{name} runs code produced by a command: {script.text[:80]}", risky=True)
+            return []
+    elif piped and stdin is None:
+        what = _WHAT_IT_READS[use]
+        state.doubt(f"{name} reads {what} from input computed at run time", risky=True)
+        return []
+    elif not piped:
+        return []  # the tool's stdin is /dev/null
+    else:
+        code = stdin
+    if use == "code":
+        return []  # a literal program in another language, as with `python3 -c '...'`
+    if use == "repl":
+        code = shell_escapes(code or "")
+    elif use == "cron":
+        code = cron_commands(code or "")
+    before = len(state.commands)
+    _parse_text(code or "", state, ctx.fork(upstream=(), stdin=None, piped=False), depth + 1)
+    return [c.name for c in state.commands[before:]]
+
+
+def _script_argument(argv: list[Word]) -> Word | None:
+    """The ``<(...)`` a shell, interpreter or ``source`` runs as its script."""
+    if not argv:
+        return None
+    name = argv[0].text
+    if name not in SHELLS and name not in (".", "source") and not is_interpreter(name):
+        return None
+    for word in argv[1:]:
+        if word.text.startswith(("<(", ">(")):
+            return word
+        if not word.text.startswith("-"):
+            return None
+    return None
+
+
+def _interpreter_doubts(argv: list[Word], state: _State) -> None:
+    """A shell or interpreter whose code or options are computed at run time."""
+    if not argv:
+        return
+    name = argv[0].text
+    if name not in SHELLS and not is_interpreter(name) and name not in ("eval", "source", "."):
+        return
+    for i, word in enumerate(argv[1:], 1):
+        prior = argv[i - 1].text
+        if word.dynamic and name not in SHELLS and prior in _CODE_OPTIONS:
+            state.doubt(f"{name} runs code computed at run time: {word.text[:80]}", risky=True)
+            return
+        if word.split:
+            state.doubt(f"{name} takes options computed at run time: {word.text}", risky=True)
+            return
+        if not word.text.startswith("-") and prior not in _CODE_OPTIONS:
+            return  # the script: what follows are its own arguments
 
 
 _SEPARATOR_CHARS = frozenset(";&|()\n")
@@ -311,37 +661,41 @@ def _fallback(text: str, state: _State, ctx: _Ctx, depth: int) -> None:
     """shlex reading for syntax bashlex rejects; certain only for plain command lists."""
     tokens, balanced = fallback_tokens(text)
     if not balanced:
-        state.doubt("the command has unbalanced quotes")
+        state.doubt("the command has unbalanced quotes", risky=True)
     if any(mark in text for mark in ("$(", "`", "<(", ">(")):
-        state.doubt("a command substitution could not be read with certainty")
+        state.doubt("a command substitution could not be read with certainty", risky=True)
         for inner in substitutions(text):
-            _parse_text(inner, state, replace(ctx, upstream=()), depth + 1)
+            _parse_text(inner, state, ctx.fork(upstream=()), depth + 1)
     if "<<" in text.replace("<<<", ""):
-        state.doubt("a here-document could not be read with certainty")
+        state.doubt("a here-document could not be read with certainty", risky=True)
     part: list[str] = []
     upstream: list[str] = list(ctx.upstream)
-    stdin = ctx.stdin
+    stdin, piped = ctx.stdin, ctx.piped
     for token in [*tokens, ";"]:
         if token and set(token) <= _SEPARATOR_CHARS:
             if "(" in token or ")" in token:
-                state.doubt("subshell or case syntax the parser could not read")
+                state.doubt("subshell or case syntax the parser could not read", risky=True)
             before = len(state.commands)
-            inner = replace(ctx, upstream=tuple(upstream), stdin=stdin)
-            names = _fallback_part(part, state, inner, depth)
+            inner = replace(ctx, upstream=tuple(upstream))
+            names = _fallback_part(part, state, inner, depth, stdin, piped)
+            ctx.cwd = inner.cwd
             made = state.commands[before:]
-            piped = token.strip() in ("|", "|&")
-            upstream = upstream + names if piped else list(ctx.upstream)
-            stdin = state.last_stdout if piped and len(made) == 1 else None
+            is_pipe = token.strip() in ("|", "|&")
+            upstream = upstream + names if is_pipe else list(ctx.upstream)
+            stdin = state.last_stdout if is_pipe and len(made) == 1 else None
+            piped = is_pipe
             part = []
         else:
             part.append(token)
 
 
-def _fallback_part(tokens: list[str], state: _State, ctx: _Ctx, depth: int) -> list[str]:
+def _fallback_part(
+    tokens: list[str], state: _State, ctx: _Ctx, depth: int, stdin: str | None, piped: bool
+) -> list[str]:
     i = 0
     while i < len(tokens) and (tokens[i] in _KEYWORDS or tokens[i] == "!"):
         if tokens[i] != "!":
-            state.doubt(f"shell syntax the parser could not read ({tokens[i]})")
+            state.doubt(f"shell syntax the parser could not read ({tokens[i]})", risky=True)
         i += 1
     assignments: list[Assignment] = []
     words: list[Word] = []
@@ -352,13 +706,19 @@ def _fallback_part(tokens: list[str], state: _State, ctx: _Ctx, depth: int) -> l
             dup = token.endswith("&") and (target.isdigit() or target == "-")
             if target and not dup and token not in ("<<", "<<-", "<<<"):
                 write = ">" in token
-                state.redirects.append(Redirect(token, Word(target, "$" in target), ctx.cwd, write))
+                dynamic = "$" in target or "`" in target
+                state.redirects.append(
+                    Redirect(token, Word(target, dynamic, dynamic), ctx.cwd, write)
+                )
             i += 2
             continue
+        if "${" in token:
+            _param_doubts(token, state, ctx, depth)
         name, eq, value = token.partition("=")
+        dynamic = "$" in token or "`" in token
         if not words and eq and name.isidentifier():
             assignments.append(Assignment(name, value, "$" in value or "`" in value))
         else:
-            words.append(Word(token, "$" in token or "`" in token))
+            words.append(Word(token, dynamic, dynamic))
         i += 1
-    return _emit(assignments, words, [], state, ctx, depth, " ".join(tokens), ctx.stdin)
+    return _emit(assignments, words, [], state, ctx, depth, " ".join(tokens), stdin, piped)

@@ -38,6 +38,10 @@ class ParsedCommand(msgspec.Struct):
     redirects: list[Redirect] = []
     texts: list[str] = []  # every text parsed, nested -c/eval strings included
     uncertain: list[str] = []  # empty when the parse is certain
+    risky: list[str] = []  # doubts whose unknown part could amount to a blacklisted command
+    # Commands run elsewhere or by a program's settings (ssh host cmd, git -c core.pager=cmd):
+    # judged by the blacklist only, the outer command's own approval covers them.
+    indirect: list[SimpleCommand] = []
 
     @property
     def certain(self) -> bool:

@@ -55,6 +55,37 @@ def _decode_ansi_c(body: str) -> str:
     return _ANSI_ESCAPE.sub(one, body)
 
 
+_PRINT_ESCAPE = re.compile(
+    r"\\(?:([abeEfnrtv\\'\"?])|(0[0-7]{0,3}|[0-7]{1,3})|x([0-9A-Fa-f]{1,2})|u([0-9A-Fa-f]{1,4})"
+    r"|U([0-9A-Fa-f]{1,8})|(c))",
+    re.DOTALL,
+)
+
+
+def decode_escapes(text: str, echo: bool) -> str:
+    """Backslash escapes as ``echo -e``/``%b`` (echo=True) or a printf format decode them."""
+    out: list[str] = []
+    pos = 0
+    for m in _PRINT_ESCAPE.finditer(text):
+        out.append(text[pos : m.start()])
+        pos = m.end()
+        simple, octal, hx, u4, u8, stop = m.groups()
+        if stop:
+            return "".join(out)  # \c: no further output
+        if simple:
+            out.append(m.group(0) if echo and simple in "'\"?" else _ANSI_SIMPLE[simple])
+        elif octal is not None:
+            if echo and not octal.startswith("0"):
+                out.append(m.group(0))  # echo only knows \0NNN
+                continue
+            digits, extra = (octal[1:], "") if echo else (octal[:3], octal[3:])
+            out.append(chr(int(digits or "0", 8) & 0xFF) + extra)
+        else:
+            out.append(chr(min(int(hx or u4 or u8, 16), 0x10FFFF)))
+    out.append(text[pos:])
+    return "".join(out)
+
+
 def _expand_ansi_c(raw: str) -> str:
     """Replace ``$'...'`` segments with plain single-quoted text; ``$"..."`` loses its ``$``."""
     out: list[str] = []
