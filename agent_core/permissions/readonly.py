@@ -33,7 +33,7 @@ _WRITING_OPTIONS = {
     "tree": frozenset({"-o"}),
     "xxd": frozenset({"-r", "-revert"}),
 }
-_VERSION_FLAGS = frozenset({"--version", "-V", "--help", "-h", "-version", "-help"})
+_VERSION_FLAGS = frozenset({"--version", "-V", "--help"})  # not -h: `shutdown -h` halts
 _GIT_WRITING = frozenset({"--output", "--ext-diff", "--open-files-in-pager", "-O"})
 _BRANCH_CHANGING = frozenset({
     "--delete", "--move", "--copy", "--force", "--set-upstream-to", "--unset-upstream",

@@ -173,6 +173,7 @@ NOT_READ_ONLY = [
     "yq 'load(\"x.yaml\")' data.json",
     "command rm x",
     "./run --version",
+    "mytool -h",
     "git remote add o url",
     "git remote set-url origin url",
     "git remote remove origin",
