@@ -42,6 +42,12 @@ _HOME_VAR = re.compile(r"\$\{HOME\}|\$HOME(?![A-Za-z0-9_])")
 _BRACE_RANGE = re.compile(r"\{[^{}]*\.\.[^{}]*\}")
 _BRACE_LIST = re.compile(r"\{[^{}]*,[^{}]*\}")
 _XARGS_LIKE = frozenset({"xargs", "parallel"})
+# Wrappers that change directory before running their command.
+_CHDIR_OPTIONS = {
+    "env": frozenset({"-C", "--chdir"}),
+    "sudo": frozenset({"-D", "--chdir"}),
+    "systemd-run": frozenset({"--working-directory"}),
+}
 # Programs whose output is names found under the (checked) paths they were given.
 _LISTERS = frozenset({"find", "fd", "fdfind", "rg", "grep", "git", "ls", "sort", "uniq", "head",
                       "tail", "xargs"})  # fmt: skip
@@ -320,9 +326,31 @@ def _listers_only(upstream: tuple[str, ...]) -> bool:
     return bool(upstream) and all(basename(p) in _LISTERS for p in upstream)
 
 
+def wrapper_chdir(cmd: SimpleCommand) -> list[Word]:
+    """Directories a wrapper changes to before running the command (env -C, sudo -D)."""
+    found: list[Word] = []
+    words = list(cmd.words[: max(len(cmd.words) - len(cmd.argv) + 1, 0)])
+    for index, word in enumerate(words):
+        name = basename(word.text)
+        options = _CHDIR_OPTIONS.get(name)
+        if options is None:
+            continue
+        for j in range(index + 1, len(words)):
+            text = words[j].text
+            option, eq, value = text.partition("=")
+            if option in options and option.startswith("--") and eq:
+                found.append(Word(value, words[j].dynamic))
+            elif text in options and j + 1 < len(words):
+                found.append(words[j + 1])
+            elif text.startswith(tuple(o for o in options if not o.startswith("--"))):
+                found.append(Word(text[2:], words[j].dynamic))
+    return found
+
+
 def _command_action(cmd: SimpleCommand, scope: Scope, dotglob: bool) -> Action:
     base = _cwd_base(cmd.cwd, scope)
     use = file_uses(cmd)
+    use.chdir[:0] = wrapper_chdir(cmd)
     label = " ".join(w.text for w in cmd.words)
     how = " ".join(w.text for w in cmd.argv[:2]) if cmd.name == "git" else cmd.name
     collect = _Collector(scope, base, dotglob, how)

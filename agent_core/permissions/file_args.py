@@ -82,6 +82,7 @@ class ArgSpec:
     code_options: frozenset[str] = frozenset()  # options that run another program
     default_path: str | None = None  # read when no path is given and recursive (grep -r)
     max_positionals: int | None = None  # beyond this, extra positionals are not paths
+    reads_written: bool = False  # written positionals are read first (mv, an editor)
 
 
 def _fs(*names: str) -> frozenset[str]:
@@ -99,7 +100,8 @@ SPECS: dict[str, ArgSpec] = {
     "unlink": ArgSpec("all"),
     "mkdir": ArgSpec("all", "m", _fs("--mode")),
     "touch": ArgSpec("all", "dt", _fs("--date"), {"-r": False, "--reference": False}),
-    "mv": ArgSpec("all", "S", _fs("--suffix"), {"-t": True, "--target-directory": True}),
+    "mv": ArgSpec("all", "S", _fs("--suffix"), {"-t": True, "--target-directory": True},
+                  reads_written=True),
     "cp": ArgSpec(
         "last",
         "S",
@@ -238,6 +240,8 @@ SPECS: dict[str, ArgSpec] = {
     ),
     "source": _READER,
     ".": _READER,
+    **{editor: ArgSpec("all", reads_written=True)
+       for editor in ("vi", "vim", "nvim", "view", "nano", "emacs", "ed", "ex", "micro", "hx")},
 }
 # fmt: on
 
@@ -344,6 +348,8 @@ def _generic(name: str, spec: ArgSpec, args: list[Word]) -> FileUse:
         )
         if written:
             use.write(word)
+            if spec.reads_written:
+                use.read(word)
             continue
         use.read(word)
         if recursive and word.text != "-":
@@ -676,7 +682,9 @@ def _sed(args: list[Word]) -> FileUse:
             if name not in ("/dev/stdout", "/dev/stderr"):
                 use.write(Word(name))
     for word in positionals:
-        (use.write if in_place else use.read)(word)
+        use.read(word)
+        if in_place:
+            use.write(word)
     if in_place:
         use.runs_code = True
     return use
@@ -1210,7 +1218,8 @@ _GIT_PATCH = _fs("-p", "-u", "--patch", "--cc", "-c", "--binary", "--full-diff",
 _GIT_CONTENT = {"show": True, "diff": True, "log": False, "whatchanged": False,
                 "grep": True, "archive": True, "blame": True, "annotate": True,
                 "cat-file": True, "format-patch": True, "stash": False,
-                "range-diff": True, "difftool": True}  # fmt: skip
+                "range-diff": True, "difftool": True, "fast-export": True,
+                "bundle": True}  # fmt: skip
 # Options whose value is the next word (only those certain to take one: a value wrongly
 # skipped could hide a path, a path wrongly kept is only checked).
 _GIT_VALUE_OPTIONS = _fs(

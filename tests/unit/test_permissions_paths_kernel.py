@@ -319,6 +319,12 @@ READERS = [
     "find . -exec cat {} \\;",
     "find . -name '*.py' | xargs grep TODO",
     "jq -r .x .env",
+    "mv .env elsewhere",  # then readable under another name
+    "mv .env x && cat x",
+    "sed -i 's/^/# /' .env",
+    "vim .env",
+    "git fast-export --all",
+    "git bundle create all.bundle --all",
 ]
 
 

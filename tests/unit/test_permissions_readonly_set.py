@@ -327,6 +327,9 @@ PATH_CARRYING = [
     "ruby -C /etc x.rb",
     "cd /etc",
     "cd ~",
+    "env -C /etc cat hostname",  # the wrapper changes directory first
+    "env --chdir=/etc cat hostname",
+    "sudo -D /etc cat hostname",
 ]
 
 
