@@ -1321,7 +1321,8 @@ def _git(args: list[Word]) -> FileUse:
     ):
         content = False
     no_index = "--no-index" in flags or (sub == "grep" and "--untracked" in flags)
-    for option in ("--output", "-o"):
+    short_output = ("-o",) if sub in ("archive", "format-patch") else ()  # git grep -o: a flag
+    for option in ("--output", *short_output):
         for value in _git_values(rest, option):
             use.write(value)
     if sub == "grep":
@@ -1332,14 +1333,19 @@ def _git(args: list[Word]) -> FileUse:
 
 
 def _git_values(args: list[Word], option: str) -> list[Word]:
+    """Values of ``option`` (git accepts unambiguous prefixes of long options: --out=x)."""
     found: list[Word] = []
     for i, word in enumerate(args):
-        if word.text == "--":
+        text = word.text
+        if text == "--":
             break
-        if word.text == option and i + 1 < len(args):
+        named = text == option or (option.startswith("--") and long_option(text, {option}))
+        if not named:
+            continue
+        if "=" in text and option.startswith("--"):
+            found.append(Word(text.split("=", 1)[1], word.dynamic))
+        elif i + 1 < len(args):
             found.append(args[i + 1])
-        elif word.text.startswith(option + "=") and option.startswith("--"):
-            found.append(Word(word.text.split("=", 1)[1], word.dynamic))
     return found
 
 

@@ -21,7 +21,14 @@ import pathspec
 from agent_core.config.settings import RuleEntry
 from agent_core.permissions.actions import EDIT_FAMILY, READ_FAMILY, Action, Search
 from agent_core.permissions.file_args import split_git
-from agent_core.permissions.paths import ResolvedPath, TreeTooLarge, display, real, walk_tree
+from agent_core.permissions.paths import (
+    ResolvedPath,
+    TreeTooLarge,
+    display,
+    git_aliases,
+    real,
+    walk_tree,
+)
 from agent_core.permissions.shell_wrappers import Word, basename
 
 _RULE = re.compile(r"^\s*([A-Za-z0-9_.*\-]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
@@ -260,7 +267,7 @@ def could_match(pattern: _Template, text: _Template) -> bool:
     return False
 
 
-def _bash_views(action: Action) -> list[list[Word]]:
+def _bash_views(action: Action, aliases: frozenset[str] = frozenset()) -> list[list[Word]]:
     """The command as rules see it, and normalised: program basename, wrappers, git globals."""
     cmd = action.command
     if cmd is None:
@@ -272,7 +279,7 @@ def _bash_views(action: Action) -> list[list[Word]]:
         words[first] = Word(basename(words[first].text), words[first].dynamic)
     views += [words, list(cmd.argv)]
     if cmd.name == "git":
-        views.append(_without_git_globals(list(cmd.argv)))
+        views.append(_without_git_globals(list(cmd.argv), aliases))
     return views
 
 
@@ -283,30 +290,31 @@ def _bash_texts(action: Action, permissive: bool) -> list[str]:
     return [command_text(v) for v in views]
 
 
-def _without_git_globals(argv: list[Word]) -> list[Word]:
+def _without_git_globals(argv: list[Word], configured: frozenset[str] = frozenset()) -> list[Word]:
     """``git -C x -c k=v --no-pager push`` -> ``git push``, so deny rules still see the push.
 
-    A subcommand that an ``-c alias.NAME=...`` defines could run anything: it is a wildcard.
+    A subcommand that an alias defines (``-c alias.NAME=...``, ``--config-env``, or the
+    ``[alias]`` section of a git config file) could run anything: it is a wildcard.
     """
     call = split_git(argv[1:])
     rest = list(argv[len(argv) - len(call.args) - 1 :]) if call.sub else []
     if call.sub and rest:
-        aliases = {
+        aliases = set(configured) | {
             v.text.split("=", 1)[0][len("alias.") :].lower()
             for o, v in call.globals_
-            if o == "-c" and v is not None and v.text.lower().startswith("alias.")
+            if o in ("-c", "--config-env") and v is not None and v.text.lower().startswith("alias.")
         }
         if rest[0].dynamic or rest[0].text.lower() in aliases:
             rest[0] = Word("$ALIAS", True)
     return [argv[0], *rest]
 
 
-def _bash_could_match(spec: str | None, action: Action) -> bool:
+def _bash_could_match(spec: str | None, action: Action, aliases: frozenset[str]) -> bool:
     """Deny/ask matching: true when the rule matches what could run (dynamic words are wild)."""
     if spec is None:
         return action.command is not None
     patterns = _pattern_templates(spec)
-    texts = {_template(view) for view in _bash_views(action)}
+    texts = {_template(view) for view in _bash_views(action, aliases)}
     return any(could_match(p, t) for p in patterns for t in texts)
 
 
@@ -318,6 +326,14 @@ class _SearchMemo:
 
     def __init__(self) -> None:
         self.trees: dict[Any, list[tuple[Path, bool]] | None] = {}
+        self.aliases: frozenset[str] | None = None
+
+    def git_aliases(self, action: Action, scope: RuleScope) -> frozenset[str]:
+        if action.command is None or action.command.name != "git":
+            return frozenset()
+        if self.aliases is None:
+            self.aliases = git_aliases(scope.root, scope.home)
+        return self.aliases
 
     def entries(self, search: Search) -> list[tuple[Path, bool]] | None:
         key = (search.root.path, search.follow, search.ignore, search.hidden, search.skip_git)
@@ -336,6 +352,23 @@ class _SearchMemo:
             except TreeTooLarge:
                 self.trees[key] = None
         return self.trees[key]
+
+
+@functools.lru_cache(maxsize=256)
+def _brace_alternatives(globs: tuple[str, ...]) -> tuple[str, ...]:
+    """rg globs with braces (``*.{py,env}``) as the plain globs gitignore syntax knows."""
+    from agent_core.tools.globmatch import GlobSyntaxError, expand_braces
+
+    found: list[str] = []
+    for glob in globs:
+        negated = glob.startswith("!")
+        try:
+            options = expand_braces(glob[1:] if negated else glob)
+        except GlobSyntaxError:
+            options = ["**"]  # unreadable: as if it selected everything
+            negated = False
+        found += [("!" + o) if negated else o for o in options]
+    return tuple(found)
 
 
 @functools.lru_cache(maxsize=256)
@@ -358,7 +391,7 @@ def _selected(search: Search, rel: str, is_dir: bool) -> bool:
             return True
     if search.includes and not is_dir:
         positive = not all(g.startswith("!") for g in search.includes)
-        return _globs(search.includes, not positive).match_file(rel)
+        return _globs(_brace_alternatives(search.includes), not positive).match_file(rel)
     return True
 
 
@@ -391,7 +424,8 @@ def _rule_hit(
         if action.tool != "Bash":
             return None
         if loose:
-            return "" if _bash_could_match(rule.spec, action) else None
+            aliases = memo.git_aliases(action, scope)
+            return "" if _bash_could_match(rule.spec, action, aliases) else None
         return "" if bash_matches(rule.spec, _bash_texts(action, True)) else None
     if tool in READ_FAMILY or tool in EDIT_FAMILY:
         return _path_hit(rule, action, loose, scope, memo)

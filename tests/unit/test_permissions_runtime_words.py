@@ -151,6 +151,32 @@ def test_deny_rules_treat_dynamic_parts_as_wildcards(
     assert (got.decision == "deny") is denied, got
 
 
+@pytest.mark.parametrize(
+    "config",
+    [
+        "[alias]\n\tp = push\n",
+        "[core]\n\tbare = false\n[alias]\n  p=push --force\n",
+        "[ALIAS]\np = !git push\n",
+    ],
+)
+def test_an_alias_from_git_config_is_a_wildcard_for_deny_rules(
+    project: Path, home: Path, config: str
+) -> None:
+    (project / ".git").mkdir()
+    (project / ".git" / "config").write_text(config)
+    rules = policy(project, home, "bypassPermissions", deny=("Bash(git push:*)",))
+    assert decide(bash("git p"), rules).decision == "deny"
+    assert decide(bash("git -C . p origin"), rules).decision == "deny"
+    assert decide(bash("git status"), rules).decision == "allow"
+
+
+def test_an_alias_from_the_user_config_counts_too(project: Path, home: Path) -> None:
+    (home / ".gitconfig").write_text("[alias]\n  ship = push origin HEAD\n")
+    rules = policy(project, home, "bypassPermissions", deny=("Bash(git push:*)",))
+    assert decide(bash("git ship"), rules).decision == "deny"
+    assert decide(bash("git --config-env=alias.go=X go"), rules).decision == "deny"
+
+
 def test_could_match_is_an_intersection_of_two_wildcard_patterns() -> None:
     def template(text: str) -> tuple[str | None, ...]:
         return tuple(None if c == "*" else c for c in text)
