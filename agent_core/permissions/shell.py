@@ -118,6 +118,11 @@ def parse_command(command: str) -> ParsedCommand:
     )
 
 
+def _sink(state: _State, ctx: _Ctx) -> list[SimpleCommand]:
+    """Where the commands of ``ctx`` go: run here, or indirectly (remote, settings)."""
+    return state.indirect if ctx.indirect else state.commands
+
+
 def _parse_text(text: str, state: _State, ctx: _Ctx, depth: int) -> None:
     state.texts.append(text)
     if depth > MAX_DEPTH:
@@ -135,6 +140,8 @@ def _parse_text(text: str, state: _State, ctx: _Ctx, depth: int) -> None:
     state.arithmetic += lexed.arithmetic
     for body in lexed.arithmetic:
         _arithmetic(body, text, state, ctx, depth)
+    for body in lexed.arithmetic:
+        _as_commands(body, state, ctx, depth)  # a syntax error in bash, commands in dash
     text = lexed.text
     prepared = prepare_heredocs(text)
     for doc in prepared.heredocs:
@@ -174,6 +181,17 @@ def _arithmetic(body: str, text: str, state: _State, ctx: _Ctx, depth: int) -> N
             "[" in (ctx.values.get(n) or "") for n in names
         )
         state.doubt(f"arithmetic evaluates variables as expressions: (({body[:80]}))", risky)
+
+
+def _as_commands(text: str, state: _State, ctx: _Ctx, depth: int) -> None:
+    """What ``text`` runs if read as commands: bash reads ``((rm x))`` as arithmetic, dash
+    as two subshells. Only the blacklist sees these commands; their doubts are dropped."""
+    if not re.search(r"[A-Za-z_]", text):
+        return  # digits and operators: arithmetic in every shell
+    scratch = _State()
+    _parse_text(text, scratch, ctx.fork(indirect=True, upstream=()), depth + 1)
+    state.indirect += scratch.commands + scratch.indirect
+    state.texts += scratch.texts
 
 
 def _code_in(text: str) -> list[str]:
@@ -243,10 +261,10 @@ def _walk(node: Any, src: str, state: _State, ctx: _Ctx, depth: int) -> list[str
         for part in node.parts:
             if part.kind in ("pipe", "reservedword"):
                 continue
-            before = len(state.commands)
+            before = len(_sink(state, ctx))
             inner = ctx.fork(upstream=tuple(upstream), stdin=stdin, piped=piped)
             got = _walk(part, src, state, inner, depth)
-            made = state.commands[before:]
+            made = _sink(state, inner)[before:]
             stdin, piped = (state.last_stdout if len(made) == 1 else None), True
             names += got
             upstream += got
@@ -313,24 +331,36 @@ def _for_loop(node: Any, src: str, state: _State, ctx: _Ctx, depth: int) -> list
 def _substitutions_in(
     node: Any, src: str, state: _State, ctx: _Ctx, depth: int
 ) -> tuple[list[str], dict[int, str]]:
-    """Walk the command and process substitutions of a word; returns (programs, known outputs)."""
+    """Parse the command and process substitutions of a word; returns (programs, outputs).
+
+    The inner text is cut from the word itself: bashlex keeps only the first line of a
+    multi-line ``$(...)``.
+    """
     names: list[str] = []
     outputs: dict[int, str] = {}
-    for part in getattr(node, "parts", None) or []:
-        if part.kind not in ("commandsubstitution", "processsubstitution"):
+    raw = src[node.pos[0] : node.pos[1]]
+    if not any(mark in raw for mark in ("$(", "`", "<(", ">(")):
+        return names, outputs
+    found, _ = expansions(raw)
+    for exp in found:
+        if exp.kind not in ("comsub", "backtick", "procsub"):
             continue
-        writes_to_it = part.kind == "processsubstitution" and src[part.pos[0]] == ">"
+        body = exp.body
+        if exp.kind == "backtick":
+            body = re.sub(r"\\([\\`$])", r"\1", body)
+        writes_to_it = exp.kind == "procsub" and raw[exp.start] == ">"
         inner = ctx.fork(upstream=(), stdin=None, piped=writes_to_it)
-        before = len(state.commands)
-        names += _walk(part.command, src, state, inner, depth)
-        made = state.commands[before:]
+        before = len(_sink(state, inner))
+        _parse_text(body, state, inner, depth + 1)
+        made = _sink(state, inner)[before:]
+        names += [c.name for c in made]
         output = _known_output(made, state, inner)
         if output is None:
             continue
-        if part.kind == "commandsubstitution":
-            outputs[part.pos[0] - node.pos[0]] = output
+        if exp.kind == "procsub":
+            state.procsub_output[raw[exp.start : exp.end]] = output
         else:
-            state.procsub_output[src[part.pos[0] : part.pos[1]]] = output
+            outputs[exp.start] = output
     return names, outputs
 
 
@@ -339,7 +369,10 @@ def _known_output(made: list[SimpleCommand], state: _State, ctx: _Ctx) -> str | 
         return None
     if made[0].name == "pwd" and len(made[0].argv) == 1 and ctx.cwd != "?":
         return ctx.cwd or "."
-    return state.last_stdout
+    if state.last_stdout is None:
+        return None
+    # `echo ~` printed the home directory: a `~` word in the parser's view is home.
+    return re.sub(r"(?:(?<=\s)|^)~(?=/|\s|$)", "$HOME", state.last_stdout)
 
 
 def _word_list(
@@ -451,10 +484,10 @@ def _bind(ctx: _Ctx, name: str, value: str | None) -> None:
 
 
 def _nested(nested: Nested, state: _State, ctx: _Ctx, depth: int) -> list[str]:
-    before = len(state.commands)
     inner = ctx.fork(upstream=(), stdin=None, piped=False, indirect=ctx.indirect or nested.indirect)
+    before = len(_sink(state, inner))
     _parse_text(nested.text, state, inner, depth + 1)
-    return [c.name for c in state.commands[before:]]
+    return [c.name for c in _sink(state, inner)[before:]]
 
 
 def _emit(
@@ -611,9 +644,10 @@ def _program_input(
         code = shell_escapes(code or "")
     elif use == "cron":
         code = cron_commands(code or "")
-    before = len(state.commands)
+    sink = _sink(state, ctx)
+    before = len(sink)
     _parse_text(code or "", state, ctx.fork(upstream=(), stdin=None, piped=False), depth + 1)
-    return [c.name for c in state.commands[before:]]
+    return [c.name for c in sink[before:]]
 
 
 def _script_argument(argv: list[Word]) -> Word | None:
@@ -675,11 +709,11 @@ def _fallback(text: str, state: _State, ctx: _Ctx, depth: int) -> None:
         if token and set(token) <= _SEPARATOR_CHARS:
             if "(" in token or ")" in token:
                 state.doubt("subshell or case syntax the parser could not read", risky=True)
-            before = len(state.commands)
+            before = len(_sink(state, ctx))
             inner = replace(ctx, upstream=tuple(upstream))
             names = _fallback_part(part, state, inner, depth, stdin, piped)
             ctx.cwd = inner.cwd
-            made = state.commands[before:]
+            made = _sink(state, inner)[before:]
             is_pipe = token.strip() in ("|", "|&")
             upstream = upstream + names if is_pipe else list(ctx.upstream)
             stdin = state.last_stdout if is_pipe and len(made) == 1 else None

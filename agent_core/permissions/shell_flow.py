@@ -219,7 +219,7 @@ class BuiltinEffect(NamedTuple):
 
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 _SAFE_SET = re.compile(
-    r"^[-+][euxvfnCbhmBEPT]+$|^[-+]o$|^--?$|^(pipefail|errexit|nounset|xtrace|verbose|noglob|"
+    r"^[-+][euxvfnCbhmBEPTa]*$|^--?$|^(pipefail|errexit|nounset|xtrace|verbose|noglob|"
     r"noclobber|noexec|errtrace|functrace|hashall|monitor|notify|physical|braceexpand|emacs|vi|"
     r"ignoreeof|history|histexpand|interactive-comments|allexport)$"
 )
@@ -266,18 +266,19 @@ def builtin_effect(argv: list[Word]) -> BuiltinEffect | None:
             nested.append(Nested(code.text, code.dynamic))
             doubts.append(Doubt(f"trap runs code later: {code.text[:80]}", code.dynamic))
     elif name == "set":
-        for i, word in enumerate(args):
+        takes_name = False  # after -o (or a cluster ending in o) comes an option name
+        for word in args:
             text = word.text
-            prior = args[i - 1].text if i else ""
-            if word.dynamic or not (
-                _SAFE_SET.match(text) or (prior in ("-o", "+o") and _SAFE_SET.match(text))
-            ):
-                if text.startswith(("-", "+")) or prior in ("-o", "+o"):
-                    doubts.append(Doubt(f"set {text} changes how later commands are read"))
-            if text == "--":
-                break
-            if not text.startswith(("-", "+")) and prior not in ("-o", "+o"):
-                break  # positional parameters
+            if takes_name:
+                takes_name = False
+                if word.dynamic or not _SAFE_SET.match(text):
+                    doubts.append(Doubt(f"set -o {text} changes how later commands are read"))
+                continue
+            if text == "--" or not text.startswith(("-", "+")):
+                break  # positional parameters follow
+            takes_name = text[1:].endswith("o")
+            if word.dynamic or not _SAFE_SET.match(text.rstrip("o") if takes_name else text):
+                doubts.append(Doubt(f"set {text} changes how later commands are read"))
     elif name == "shopt":
         texts = [w.text for w in args]
         if "-s" in texts and (set(texts) & _RISKY_SHOPT or "-o" in texts):
