@@ -888,8 +888,16 @@ def _interpreter(name: str, args: list[Word]) -> FileUse:
             break
         if not text.startswith(("-", "+")) or text in ("-", "+"):
             break
+        operands = i + 2  # after the option and its code
+        cluster = re.fullmatch(r"-[a-zA-Z]*?[eE](.*)", text) if family in ("perl", "ruby") else None
+        if cluster is not None:  # -ne, -lane, -eCODE: inline code like -e
+            text, operands = "-e", i + 1 if cluster.group(1) else i + 2
         if text in inline or (family == "shell" and text.startswith("-") and "c" in text[1:]
                               and not text.startswith("--")):  # fmt: skip
+            if family != "shell":  # perl -ne CODE FILES: the operands after the code are input
+                for word in args[operands:]:
+                    if not word.text.startswith("-"):
+                        use.read(word)
             return use
         if family == "shell" and text.startswith("-") and "s" in text[1:]:
             return use  # the script comes from stdin
@@ -899,6 +907,9 @@ def _interpreter(name: str, args: list[Word]) -> FileUse:
             i += 2
             continue
         if family == "python" and text[:2] in ("-c", "-m") and len(text) > 2:
+            for word in args[i + 1 :]:
+                if not word.text.startswith("-"):
+                    use.read(word)
             return use
         i += 1
     if i < len(args):
