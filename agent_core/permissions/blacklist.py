@@ -275,13 +275,16 @@ def _program_source(cmd: SimpleCommand) -> Word | str | None:
 
 def _runs_downloaded_code(cmd: SimpleCommand) -> bool:
     name = cmd.name
+    feeders = set(cmd.upstream) | set(cmd.substituted)
     if name in ("eval", "source", "."):
-        return any(w.dynamic and _DOWNLOAD_IN_TEXT.search(w.text) for w in cmd.argv[1:])
+        stdin = len(cmd.argv) > 1 and cmd.argv[1].text in ("/dev/stdin", "/dev/fd/0", "-")
+        return any(w.dynamic and _DOWNLOAD_IN_TEXT.search(w.text) for w in cmd.argv[1:]) or (
+            stdin and bool(feeders & _DOWNLOADERS)
+        )
     if name not in SHELLS and not is_interpreter(name):
         return False
     source = _program_source(cmd)
     if source == "stdin":
-        feeders = set(cmd.upstream) | set(cmd.substituted)
         return bool(feeders & _DOWNLOADERS)
     return (
         isinstance(source, Word) and source.dynamic and bool(_DOWNLOAD_IN_TEXT.search(source.text))

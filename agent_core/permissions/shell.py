@@ -27,6 +27,7 @@ from agent_core.permissions.shell_flow import (
 from agent_core.permissions.shell_lexer import (
     ARITH_MARK,
     arithmetic_names,
+    closing_paren,
     expansions,
     join_continuations,
     param_kind,
@@ -118,6 +119,12 @@ def parse_command(command: str) -> ParsedCommand:
     )
 
 
+def _known(ctx: _Ctx, outputs: dict[int, str]) -> Known:
+    """What the line itself decides: its variables, substitution outputs and $PWD."""
+    pwd = None if ctx.cwd == "?" else tilde_value(ctx.cwd or ".")
+    return Known(ctx.values, outputs, pwd)
+
+
 def _sink(state: _State, ctx: _Ctx) -> list[SimpleCommand]:
     """Where the commands of ``ctx`` go: run here, or indirectly (remote, settings)."""
     return state.indirect if ctx.indirect else state.commands
@@ -142,6 +149,11 @@ def _parse_text(text: str, state: _State, ctx: _Ctx, depth: int) -> None:
         _arithmetic(body, text, state, ctx, depth)
     for body in lexed.arithmetic:
         _as_commands(body, state, ctx, depth)  # a syntax error in bash, commands in dash
+    for match in _SUBSCRIPT_CODE.finditer(lexed.text):
+        # 'a[$(cmd)]' is data until arithmetic (declare -i, $((x)), let) evaluates it.
+        end = closing_paren(lexed.text, match.end(1)) if match.group(1) == "$(" else -1
+        if end > 0:
+            _as_commands(lexed.text[match.end(1) : end], state, ctx, depth)
     text = lexed.text
     prepared = prepare_heredocs(text)
     for doc in prepared.heredocs:
@@ -315,7 +327,7 @@ def _for_loop(node: Any, src: str, state: _State, ctx: _Ctx, depth: int) -> list
             names += _substitutions_in(part, src, state, ctx, depth)[0]
             raw = src[part.pos[0] : part.pos[1]]
             _param_doubts(raw, state, ctx, depth)
-            values += expand_word(raw, part.word, Known(ctx.values, {}))
+            values += expand_word(raw, part.word, _known(ctx, {}))
         elif part.kind != "reservedword":
             body.append(part)
     literal = has_in and len(values) <= MAX_LOOP_VALUES and not any(v.dynamic for v in values)
@@ -386,9 +398,9 @@ def _word_list(
     raw = src[node.pos[0] : node.pos[1]]
     _param_doubts(raw, state, ctx, depth)
     names, outputs = _substitutions_in(node, src, state, ctx, depth)
-    words = expand_word(raw, node.word, Known(ctx.values, outputs))
+    words = expand_word(raw, node.word, _known(ctx, outputs))
     if outputs:
-        plain = expand_word(raw, node.word, Known(ctx.values, {}))
+        plain = expand_word(raw, node.word, _known(ctx, {}))
         for i, word in enumerate(words):
             shown[id(word)] = plain[min(i, len(plain) - 1)]
     return words, names
@@ -408,7 +420,7 @@ def _redirect(node: Any, src: str, state: _State, ctx: _Ctx, depth: int) -> list
         return names
     if ctx.indirect:
         return names
-    targets = expand_word(raw, out.word, Known(ctx.values, {}))
+    targets = expand_word(raw, out.word, _known(ctx, {}))
     target = targets[0] if len(targets) == 1 else Word(out.word, True, True)
     state.redirects.append(Redirect(node.type, target, ctx.cwd, write))
     return names
@@ -432,7 +444,7 @@ def _input_of(node: Any, src: str, ctx: _Ctx) -> tuple[str | None, bool] | None:
         return re.sub(r"\\([$`\\])", r"\1", doc.body), True
     if node.type == "<<<" and hasattr(out, "kind"):
         raw = src[out.pos[0] : out.pos[1]]
-        words = expand_word(raw, out.word, Known(ctx.values, {}))
+        words = expand_word(raw, out.word, _known(ctx, {}))
         text = " ".join(w.text for w in words)
         return (None if any(w.dynamic for w in words) else text), True
     if node.type == "<" and hasattr(out, "kind"):
@@ -459,7 +471,7 @@ def _command(node: Any, src: str, state: _State, ctx: _Ctx, depth: int) -> list[
             names, outputs = _substitutions_in(part, src, state, ctx, depth)
             _param_doubts(value_raw, state, ctx, depth)
             shift = len(name) + 1
-            known = Known(ctx.values, {k - shift: v for k, v in outputs.items()})
+            known = _known(ctx, {k - shift: v for k, v in outputs.items()})
             value = expand_word(value_raw, part.word.partition("=")[2], known)
             spliced += names
             text = " ".join(w.text for w in value) if value_raw else ""
@@ -727,8 +739,10 @@ def _fallback_part(
     tokens: list[str], state: _State, ctx: _Ctx, depth: int, stdin: str | None, piped: bool
 ) -> list[str]:
     i = 0
-    while i < len(tokens) and (tokens[i] in _KEYWORDS or tokens[i] == "!"):
-        if tokens[i] != "!":
+    while i < len(tokens) and (tokens[i] in _KEYWORDS or tokens[i] in ("!", "time")):
+        if tokens[i] == "time" and i + 1 < len(tokens) and tokens[i + 1] == "-p":
+            i += 1  # the `time -p` keyword: what follows is the command
+        elif tokens[i] not in ("!", "time"):
             state.doubt(f"shell syntax the parser could not read ({tokens[i]})", risky=True)
         i += 1
     assignments: list[Assignment] = []

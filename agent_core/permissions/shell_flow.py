@@ -239,7 +239,9 @@ def builtin_effect(argv: list[Word]) -> BuiltinEffect | None:
             text = word.text
             if text.startswith(("-", "+")) and name != "let":
                 if set(text[1:]) & set("in"):
-                    doubts.append(Doubt(f"{name} {text} makes later assignments evaluate code"))
+                    doubts.append(
+                        Doubt(f"{name} {text} makes later assignments evaluate code", True)
+                    )
                 continue
             var, eq, value = text.partition("=")
             var = var.rstrip("+")

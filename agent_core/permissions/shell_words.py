@@ -19,6 +19,7 @@ from agent_core.permissions.shell_wrappers import Word
 _BRACE_LIST = re.compile(r"^([^{}'\"\\$`]*)\{([^{}'\"\\$`]*,[^{}'\"\\$`]*)\}([^{}'\"\\$`]*)$")
 _PLAIN_VALUE = re.compile(r"^[A-Za-z0-9_./:@%+=,*?\[\]-]+$")
 _HOME_VALUE = "$HOME"
+_MANY = re.compile(r"^(?:[@*]|[A-Za-z_][A-Za-z0-9_]*\[[@*]\]|![A-Za-z_][A-Za-z0-9_]*[@*])$")
 
 
 class Known(NamedTuple):
@@ -26,6 +27,7 @@ class Known(NamedTuple):
 
     values: dict[str, str | None]  # variable -> literal value; None when set to unknown
     outputs: dict[int, str]  # raw offset of a $(...)/`...` -> what it prints
+    pwd: str | None = None  # the directory the word is expanded in, when known
 
 
 NOTHING_KNOWN = Known({}, {})
@@ -62,7 +64,8 @@ def expand_word(raw: str, fallback: str, known: Known = NOTHING_KNOWN) -> list[W
         if value is None:
             pieces.append(raw[exp.start : exp.end])
             dynamic = True
-            split = split or not exp.quoted
+            # "$@" and "${a[@]}" become several words even inside quotes
+            split = split or not exp.quoted or bool(_MANY.match(exp.body))
             continue
         # A substitution's output stays dynamic: known to the blacklist, never to allow rules.
         computed = exp.kind in ("comsub", "backtick")
@@ -90,6 +93,8 @@ def _known_value(exp: Expansion, known: Known) -> str | None:
     if kind in ("var", "param") and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", body):
         if body.startswith(ARITH_MARK):
             return None
+        if body == "PWD" and body not in known.values:
+            return known.pwd
         return known.values.get(body)
     if kind in ("comsub", "backtick") and start in known.outputs:
         return known.outputs[start].rstrip("\n")

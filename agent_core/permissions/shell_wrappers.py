@@ -639,6 +639,23 @@ def _git_globals(args: list[Word], state: _Pass) -> None:
         i += 2 if text in ("-C", "--git-dir", "--work-tree", "--namespace", "--exec-path") else 1
         if text.split("=", 1)[0] in ("--exec-path", "--git-dir", "--work-tree"):
             state.doubt(f"git {text.split('=', 1)[0]} changes which repository or helpers it uses")
+    if i < len(args) and args[i].text == "config":
+        _git_config(args[i + 1 :], state)
+
+
+def _git_config(args: list[Word], state: _Pass) -> None:
+    """``git config core.pager 'cmd'``: a command stored now runs at the next git call."""
+    words = [w for w in args if not w.text.startswith("-")]
+    if words and words[0].text in ("set", "add"):
+        words = words[1:]
+    if len(words) >= 2 and _GIT_COMMAND_KEY.match(words[0].text):
+        value = words[1]
+        command = value.text.strip()
+        if words[0].text.lower().startswith("alias.") and not command.startswith("!"):
+            command = "git " + command
+        state.nested_texts.append(Nested(command.removeprefix("!"), value.dynamic, True))
+        if value.dynamic:
+            state.doubt(f"git config stores a command computed at run time: {value.text}", True)
 
 
 _PARALLEL_VALUES = _fs(
@@ -725,6 +742,8 @@ def _xargs_use(args: list[Word]) -> XargsUse:
 def _runner_rest(name: str, args: list[Word]) -> list[Word] | None:
     """``uv run pytest`` -> ``pytest``; None when the subcommand runs nothing given."""
     subs = _RUNNERS[name]
+    if any(w.text in ("-c", "--call") or w.text.startswith("--call=") for w in args):
+        return None  # `npm exec -c 'cmd'`: a string, see _launch
     i = 0
     if "" not in subs:
         while i < len(args) and args[i].text.startswith("-"):
@@ -773,6 +792,13 @@ def _strip_one(view: list[Word], state: _Pass) -> tuple[list[Word], bool] | None
     if end is None:
         return None
     rest = view[1 + end + spec.fixed_positionals :]
+    if name in ("sudo", "doas", "pkexec"):
+        while rest and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", rest[0].text):  # sudo VAR=x cmd
+            name_, _, value = rest[0].text.partition("=")
+            doubts, nested = assignment_doubts(Assignment(name_, value, rest[0].dynamic), "by sudo")
+            state.doubts += doubts
+            state.nested_texts += nested
+            rest = rest[1:]
     if name == "sudo" and any(
         w.text in ("-s", "-i", "--shell", "--login") for w in view[1 : end + 1]
     ):
