@@ -140,7 +140,7 @@ class Runtime:
         self.audit = AuditLog(store.dir / "audit.jsonl")
         # Every command of this session runs inside this policy (agent_core/sandbox).
         self._tool_state["sandbox_policy"] = session_policy(
-            self.opts.paths, self.settings, store.dir
+            self.opts.paths, self.settings, store.dir, rules=self.opts.cli_rules
         )
         self.context_tokens = (
             self.context.estimate(history, self._overhead_tokens()) if history else 0

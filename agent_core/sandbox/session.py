@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
+import msgspec
+
 from agent_core.config.paths import MewcodePaths
-from agent_core.config.settings import Settings
+from agent_core.config.settings import RuleEntry, Settings
 from agent_core.errors import MewCodeError
+from agent_core.sandbox.denied_reads import denied_read_paths
 from agent_core.sandbox.policy import SandboxPolicy, sandbox_policy
 
 SCRATCH_DIR = "scratch"
@@ -28,16 +32,22 @@ def session_policy(
     home: Path | None = None,
     *,
     create: bool = True,
+    rules: Iterable[RuleEntry] = (),
 ) -> SandboxPolicy:
     """What this session's commands may write, read and reach (``create``: make the scratch dir)."""
-    return sandbox_policy(
+    home = home if home is not None else Path.home()
+    policy = sandbox_policy(
         project=paths.project,
         additional_dirs=[Path(d) for d in settings.additional_directories],
         scratch=scratch_dir(session_dir) if create else session_dir / SCRATCH_DIR,
-        home=home if home is not None else Path.home(),
+        home=home,
         mewcode_home=paths.home,
         network=settings.sandbox_network,
     )
+    denied = denied_read_paths([*settings.rules, *rules], paths.project, home)
+    if not denied:
+        return policy
+    return msgspec.structs.replace(policy, hidden=(*policy.hidden, *denied))
 
 
 def unsandboxed_bypass_error(

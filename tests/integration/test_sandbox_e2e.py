@@ -83,12 +83,14 @@ def test_credentials_are_unreadable_inside_the_sandbox(
     (home / ".ssh").mkdir()
     (home / ".ssh" / "id_rsa").write_text("PRIVATE-KEY-WITNESS")
     (mewcode_home / "credentials.yaml").write_text("anthropic: CREDENTIAL-WITNESS\n")
+    # The paths live inside the program, where the permission engine does not look.
     steal = (
-        "python3 -c \"import sys; out = open('stolen.txt', 'a')\n"
-        "for p in sys.argv[1:]:\n"
+        'python3 -c "import os\n'
+        "out = open('stolen.txt', 'a')\n"
+        "for p in [os.path.expanduser('~/.ssh/id_rsa'),"
+        " os.environ['MEWCODE_HOME'] + '/credentials.yaml']:\n"
         "    try: out.write(open(p).read())\n"
-        "    except OSError as e: out.write('refused ')\n\" "
-        f"{home}/.ssh/id_rsa {mewcode_home}/credentials.yaml"
+        "    except OSError as e: out.write('refused ')\n\""
     )
     fake_llm.script(bash_calls(steal))
     code, _, err = headless_in_process(
@@ -249,3 +251,35 @@ def test_commands_do_not_see_mewcodes_own_api_key(
     assert "ANTHROPIC_API_KEY" not in dumped and "test-key" not in dumped
     assert "team-key-witness" not in dumped
     assert "UNRELATED_VAR=still-passed" in dumped
+
+
+def test_read_deny_rules_hide_files_from_programs_that_open_them(
+    own_tmp, fake_llm, project, mewcode_home, monkeypatch, capsys
+) -> None:
+    if not _available("bubblewrap"):
+        pytest.skip("only bubblewrap can hide a file inside the writable project")
+    monkeypatch.setenv("MEWCODE_SANDBOX", "bubblewrap")
+    (mewcode_home / "settings.yaml").write_text("permissions:\n  deny: ['Read(*.pem)']\n")
+    (project / ".env").write_text("SECRET=env-witness\n")
+    (project / "keys").mkdir()
+    (project / "keys" / "server.pem").write_text("pem-witness\n")
+    (project / "notes.txt").write_text("visible\n")
+    reader = (
+        'python3 -c "import sys\n'
+        "for p in ['.env', 'keys/server.pem', 'notes.txt']:\n"
+        "    try: print(open(p).read())\n"
+        "    except OSError as e: print('refused', p)\" > seen.txt 2>&1"
+    )
+    fake_llm.script(bash_calls(reader))
+    code, _, err = headless_in_process(
+        ["-p", "read", "--permission-mode", "bypassPermissions", "--disallowedTools", "Read(.env)"],
+        fake_llm.env("anthropic"),
+        project,
+        monkeypatch,
+        capsys,
+    )
+    assert code == 0, err
+    seen = (project / "seen.txt").read_text()
+    assert "visible" in seen and "refused .env" in seen
+    assert "env-witness" not in seen and "pem-witness" not in seen
+    assert (project / ".env").read_text() == "SECRET=env-witness\n"
