@@ -11,6 +11,7 @@ listed in ``risky``.
 
 from __future__ import annotations
 
+import posixpath
 import re
 import shlex
 from dataclasses import dataclass, field, replace
@@ -65,6 +66,7 @@ _XARGS_SAFE = frozenset({
     "sha512sum", "b2sum", "cksum",
 })  # fmt: skip
 _CODE_OPTIONS = frozenset({"-c", "-e", "-E", "--eval", "-p", "--print", "-r", "--command"})
+_DOWNLOADERS = frozenset({"curl", "wget", "fetch", "xh", "aria2c", "http", "https"})
 _SUBSCRIPT_CODE = re.compile(r"\[[^\]]*(\$\(|`|\$\{)")
 
 
@@ -79,10 +81,19 @@ class _Ctx:
     functions: set[str] = field(default_factory=set)  # shell functions defined in the line
     indirect: bool = False  # run by a remote shell, a container or a program's settings
     exec_redirected: bool = False  # an earlier `exec 3< x` changed this shell's descriptors
+    files: dict[str, str | None] = field(default_factory=dict)  # written here: path -> text
+    downloads: dict[str, str] = field(default_factory=dict)  # path -> the downloader
 
     def fork(self, **changes: Any) -> _Ctx:
         """A copy for a subshell or nested text: its assignments stay its own."""
-        return replace(self, values=dict(self.values), functions=set(self.functions), **changes)
+        return replace(
+            self,
+            values=dict(self.values),
+            functions=set(self.functions),
+            files=dict(self.files),
+            downloads=dict(self.downloads),
+            **changes,
+        )
 
 
 @dataclass
@@ -448,7 +459,7 @@ def _input_of(node: Any, src: str, ctx: _Ctx) -> tuple[str | None, bool] | None:
         text = " ".join(w.text for w in words)
         return (None if any(w.dynamic for w in words) else text), True
     if node.type == "<" and hasattr(out, "kind"):
-        return None, False
+        return None, out.word.startswith(("<(", ">("))  # a stream, or a file named here
     if node.type == "<&":  # stdin from another descriptor: whatever was opened there
         target = out.word if hasattr(out, "kind") else str(out)
         return None if target == "0" else (None, True)
@@ -483,8 +494,41 @@ def _command(node: Any, src: str, state: _State, ctx: _Ctx, depth: int) -> list[
             spliced += names
         elif part.kind == "redirect":
             spliced += _redirect(part, src, state, ctx, depth)
+    written: list[tuple[str, bool]] = []
+    for part in node.parts:
+        if part.kind != "redirect" or not hasattr(part.output, "kind"):
+            continue
+        target = src[part.output.pos[0] : part.output.pos[1]]
+        if part.type == "<" and target in state.procsub_output:
+            stdin, piped = state.procsub_output[target], True  # `sh < <(echo ...)`
+        elif part.type in (">", ">|", ">>", "&>", "&>>") and "$" not in target:
+            written.append((target, part.type.endswith(">>")))
     text = src[node.pos[0] : node.pos[1]]
-    return _emit(assignments, words, spliced, state, ctx, depth, text, stdin, piped, shown)
+    names = _emit(assignments, words, spliced, state, ctx, depth, text, stdin, piped, shown)
+    for target, append in written:
+        _wrote(ctx, target, state.last_stdout, append, names[0] if names else "")
+    return names
+
+
+def _file_key(ctx: _Ctx, path: str) -> str | None:
+    """A path as the line's file table keys it (None where the directory is unknown)."""
+    path = tilde_value(path)
+    if path.startswith(("/", "$HOME")):
+        return posixpath.normpath(path)
+    if ctx.cwd == "?":
+        return None
+    return posixpath.normpath(posixpath.join(tilde_value(ctx.cwd) or ".", path))
+
+
+def _wrote(ctx: _Ctx, path: str, text: str | None, append: bool, program: str) -> None:
+    """Remember what a command wrote to ``path``, so running that file later is judged."""
+    key = _file_key(ctx, path)
+    if key is None:
+        return
+    if program in _DOWNLOADERS:
+        ctx.downloads[key] = program
+    previous = ctx.files.get(key, "") if append else ""
+    ctx.files[key] = None if text is None or previous is None else previous + text
 
 
 def _bind(ctx: _Ctx, name: str, value: str | None) -> None:
@@ -555,6 +599,8 @@ def _emit(
             (state.indirect if ctx.indirect else state.commands).append(command)
         names.insert(0, argv[0].text)
     names += _program_input(found, argv, stdin, piped, state, ctx, depth)
+    names += _written_script(argv, state, ctx, depth, words[0].text if words else "")
+    _downloads(argv, ctx)
     _interpreter_doubts(argv, state)
     if effect := builtin_effect(argv):
         for d in effect.doubts:
@@ -567,6 +613,18 @@ def _emit(
         ctx.cwd = next_cwd(argv, ctx.cwd)
     state.last_stdout = literal_output(argv, stdin)
     return names
+
+
+def _downloads(argv: list[Word], ctx: _Ctx) -> None:
+    """``curl -o F URL``, ``wget -O F URL``: F holds a download."""
+    if not argv or argv[0].text not in _DOWNLOADERS:
+        return
+    for i, word in enumerate(argv[1:-1], 1):
+        if word.text in ("-o", "--output", "-O", "--output-document") and i + 1 < len(argv):
+            target = argv[i + 1]
+            if not target.dynamic and (key := _file_key(ctx, target.text)):
+                ctx.downloads[key] = argv[0].text
+                ctx.files[key] = None
 
 
 def _rule_view(found: Unwrapped, argv: list[Word]) -> list[Word]:
@@ -663,18 +721,69 @@ def _program_input(
 
 
 def _script_argument(argv: list[Word]) -> Word | None:
-    """The ``<(...)`` a shell, interpreter or ``source`` runs as its script."""
+    """The ``<(...)`` or descriptor (``/dev/fd/3``) a shell, interpreter or ``source`` runs."""
+    script = _script_word(argv)
+    if script is None:
+        return None
+    if script.text.startswith(("<(", ">(")) or _DESCRIPTOR.match(script.text):
+        return script
+    return None
+
+
+_DESCRIPTOR = re.compile(r"^/(dev/(fd/[1-9]\d*|tcp/|udp/)|proc/[^/]+/fd/[1-9])")
+_SCRIPT_VALUES = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file", "-W", "-X", "-I"})
+
+
+def _script_word(argv: list[Word]) -> Word | None:
+    """The file a shell, interpreter or ``source`` runs (``bash x.sh``, ``./x.sh``)."""
     if not argv:
         return None
     name = argv[0].text
     if name not in SHELLS and name not in (".", "source") and not is_interpreter(name):
         return None
+    skip = False
     for word in argv[1:]:
-        if word.text.startswith(("<(", ">(")):
-            return word
-        if not word.text.startswith("-"):
+        if skip:
+            skip = False
+        elif word.text in _SCRIPT_VALUES:
+            skip = True
+        elif word.text in _CODE_OPTIONS or word.text == "-m":
             return None
+        elif not word.text.startswith("-") or word.text.startswith(("<(", ">(")):
+            return word
     return None
+
+
+def _written_script(
+    argv: list[Word], state: _State, ctx: _Ctx, depth: int, program: str
+) -> list[str]:
+    """A file this line wrote and now runs: its text is checked, a download is one."""
+    if not argv:
+        return []
+    if "/" in program and not argv[0].dynamic:
+        script: Word | None = argv[0]
+        runner = "sh"
+    else:
+        script = _script_word(argv)
+        runner = argv[0].text
+    if script is None or script.dynamic:
+        return []
+    key = _file_key(ctx, script.text)
+    if key is None or (key not in ctx.files and key not in ctx.downloads):
+        return []
+    if key in ctx.downloads:  # `curl -o i.sh URL; bash i.sh` pipes a download into a shell
+        fed = SimpleCommand((Word(runner),), (Word(runner),), ctx.cwd, (ctx.downloads[key],))
+        state.indirect.append(fed)
+    code = ctx.files.get(key)
+    if code is None:
+        state.doubt(f"{program} runs {script.text}, written in this command", risky=True)
+        return []
+    if runner not in SHELLS and runner not in (".", "source", "sh"):
+        return []  # another language: like `python3 -c` with literal code
+    sink = _sink(state, ctx)
+    before = len(sink)
+    _parse_text(code, state, ctx.fork(upstream=(), stdin=None, piped=False), depth + 1)
+    return [c.name for c in sink[before:]]
 
 
 def _interpreter_doubts(argv: list[Word], state: _State) -> None:

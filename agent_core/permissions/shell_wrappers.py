@@ -76,7 +76,9 @@ def assignment_doubts(a: Assignment, where: str) -> tuple[list[Doubt], list[Nest
     if kind == "safe":
         return [], []
     if kind == "loads":
-        return [Doubt(f"{a.name} {where} changes what programs load or read")], []
+        # a startup file given as <(...) or a descriptor is code read from a stream
+        stream = a.value.startswith(("<(", "/dev/stdin", "/dev/fd/", "/proc/"))
+        return [Doubt(f"{a.name} {where} changes what programs load or read", stream)], []
     if a.dynamic:
         return [Doubt(f"{a.name} {where} holds a command computed at run time", True)], []
     nested = [Nested(t) for t in command_texts(a.name, a.value)]
