@@ -860,6 +860,9 @@ def _fallback_part(
         token = tokens[i]
         if ("<" in token or ">" in token) and set(token) <= set("<>&|"):
             target = tokens[i + 1] if i + 1 < len(tokens) else ""
+            if token == "<<<":  # a here-string: the command's stdin
+                literal = "$" not in target and "`" not in target
+                stdin, piped = (target if literal else None), True
             dup = token.endswith("&") and (target.isdigit() or target == "-")
             if target and not dup and token not in ("<<", "<<-", "<<<"):
                 write = ">" in token
