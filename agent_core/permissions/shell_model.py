@@ -1,10 +1,57 @@
-"""What the shell parser produces: simple commands, redirects, and doubts."""
+"""What the shell parser produces: words, simple commands, redirects, and doubts."""
 
 from __future__ import annotations
 
+import re
+from typing import NamedTuple
+
 import msgspec
 
-from agent_core.permissions.shell_wrappers import Word
+
+class Word(NamedTuple):
+    """One shell word after quote removal; dynamic when it holds an expansion."""
+
+    text: str
+    dynamic: bool = False
+    split: bool = False  # an unquoted expansion: may become several words (or none)
+
+
+_OPAQUE = re.compile(r"[$`]|[<>]\(")
+
+
+def unknown(word: Word) -> bool:
+    """A word whose text is only known when it runs (``$X``, ``$(cmd)``, ``<(cmd)``).
+
+    A substitution whose output the parser knows (``$(echo rm)``) stays dynamic,
+    so no allow rule matches it, but its text is what runs.
+    """
+    return word.dynamic and bool(_OPAQUE.search(word.text))
+
+
+class Assignment(NamedTuple):
+    name: str
+    value: str
+    dynamic: bool
+
+
+class Doubt(NamedTuple):
+    """Why a command cannot be checked with certainty."""
+
+    reason: str
+    risky: bool = False  # the unknown part could amount to a blacklisted command
+
+
+class Nested(NamedTuple):
+    """A string some program runs as shell code."""
+
+    text: str
+    dynamic: bool = False
+    indirect: bool = False  # run by a remote shell, a container or a program's settings
+
+
+class XargsUse(NamedTuple):
+    replace: str | None  # -I/-i: the string replaced by each input item
+    from_file: bool  # -a FILE: items come from a file, not stdin
 
 
 class SimpleCommand(msgspec.Struct, frozen=True):
