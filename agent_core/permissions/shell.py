@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import posixpath
 import re
-import shlex
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -25,6 +24,13 @@ from agent_core.permissions.shell_flow import (
     program_from_stdin,
     shell_escapes,
 )
+from agent_core.permissions.shell_input import (
+    interpreter_doubts,
+    rule_view,
+    script_argument,
+    script_word,
+    xargs_argvs,
+)
 from agent_core.permissions.shell_lexer import (
     ARITH_MARK,
     arithmetic_names,
@@ -33,7 +39,7 @@ from agent_core.permissions.shell_lexer import (
     join_continuations,
     param_kind,
 )
-from agent_core.permissions.shell_model import ParsedCommand, Redirect, SimpleCommand
+from agent_core.permissions.shell_model import Doubt, ParsedCommand, Redirect, SimpleCommand
 from agent_core.permissions.shell_text import (
     HEREDOC_MARK,
     HereDoc,
@@ -50,7 +56,6 @@ from agent_core.permissions.shell_wrappers import (
     Unwrapped,
     Word,
     assignment_doubts,
-    is_interpreter,
     unwrap,
 )
 
@@ -59,13 +64,6 @@ __all__ = ["ParsedCommand", "Redirect", "SimpleCommand", "parse_command"]
 MAX_DEPTH = 6  # nested bash -c / eval / $(...) levels before giving up
 MAX_LENGTH = 100_000
 MAX_LOOP_VALUES = 8  # a for loop over more literal words is walked once, its variable unknown
-# Programs whose every option only reads: input piped into `xargs grep` cannot make it write.
-_XARGS_SAFE = frozenset({
-    "grep", "egrep", "fgrep", "wc", "cat", "head", "tail", "ls", "stat", "echo", "du", "df",
-    "basename", "dirname", "realpath", "readlink", "md5sum", "sha1sum", "sha256sum",
-    "sha512sum", "b2sum", "cksum",
-})  # fmt: skip
-_CODE_OPTIONS = frozenset({"-c", "-e", "-E", "--eval", "-p", "--print", "-r", "--command"})
 _DOWNLOADERS = frozenset({"curl", "wget", "fetch", "xh", "aria2c", "http", "https"})
 _SUBSCRIPT_CODE = re.compile(r"\[[^\]]*(\$\(|`|\$\{)")
 
@@ -577,7 +575,7 @@ def _emit(
     found = unwrap(assignments, words)
     for d in found.doubts:
         state.doubt(d.reason, d.risky)
-    argvs = _xargs_argvs(found, stdin, piped, state) if found.xargs else [found.argv]
+    argvs = _xargs(found, stdin, piped, state) if found.xargs else [found.argv]
     names: list[str] = []
     for nested in found.nested_texts:
         names += _nested(nested, state, ctx, depth)
@@ -590,7 +588,7 @@ def _emit(
         argv = []  # `exec 3< x` runs no program; its redirects are judged on their own
     if found.keeps_outer and argv:
         for one in argvs:
-            rule_words = found.rule_words if one is found.argv else _rule_view(found, one)
+            rule_words = found.rule_words if one is found.argv else rule_view(found, one)
             if shown:
                 rule_words = [shown.get(id(w), w) for w in rule_words]
             command = SimpleCommand(
@@ -601,7 +599,8 @@ def _emit(
     names += _program_input(found, argv, stdin, piped, state, ctx, depth)
     names += _written_script(argv, state, ctx, depth, words[0].text if words else "")
     _downloads(argv, ctx)
-    _interpreter_doubts(argv, state)
+    for d in interpreter_doubts(argv):
+        state.doubt(d.reason, d.risky)
     if effect := builtin_effect(argv):
         for d in effect.doubts:
             state.doubt(d.reason, d.risky)
@@ -627,46 +626,12 @@ def _downloads(argv: list[Word], ctx: _Ctx) -> None:
                 ctx.files[key] = None
 
 
-def _rule_view(found: Unwrapped, argv: list[Word]) -> list[Word]:
-    """Rule words for an xargs-built argv: the wrappers kept, the built argv after them."""
-    kept = len(found.rule_words) - len(found.argv)
-    return found.rule_words[: max(kept, 0)] + argv
-
-
-def _xargs_argvs(
-    found: Unwrapped, stdin: str | None, piped: bool, state: _State
-) -> list[list[Word]]:
-    """The commands xargs builds from its input: known when the input is a literal."""
-    use = found.xargs
-    argv = found.argv
-    assert use is not None
-    if not argv or (argv[0].text in _XARGS_SAFE and use.replace is None):
-        return [argv]  # only reads whatever it is given (actions treat the names as unknown)
-    data = None if use.from_file else (stdin if piped else "")
-    if data is not None:
-        try:
-            items = data.split("\n") if use.replace else shlex.split(data)
-        except ValueError:
-            items = None
-        if items is not None:
-            items = [i.strip() for i in items if i.strip()] if use.replace else items
-            if use.replace is None:
-                return [argv + [Word(i) for i in items]]
-            if 0 < len(items) <= MAX_LOOP_VALUES:
-                return [
-                    [Word(w.text.replace(use.replace, i), w.dynamic) for w in argv] for i in items
-                ]
-            if not items:
-                return [argv]
-    name = argv[0].text
-    state.doubt(f"xargs runs {name} with arguments read from its input")
-    unknown = Word("$(xargs input)", True, True)
-    if use.replace is None:
-        return [argv + [unknown]]
-    built = [unknown if use.replace in w.text else w for w in argv]
-    if built[0].dynamic:
-        state.doubt("xargs takes the program to run from its input", risky=True)
-    return [built]
+def _xargs(found: Unwrapped, stdin: str | None, piped: bool, state: _State) -> list[list[Word]]:
+    doubts: list[Doubt] = []
+    argvs = xargs_argvs(found, stdin, piped, doubts)
+    for d in doubts:
+        state.doubt(d.reason, d.risky)
+    return argvs
 
 
 _WHAT_IT_READS = {
@@ -692,7 +657,7 @@ def _program_input(
     name = argv[0].text if argv else ""
     code: str | None = None
     if use is None:
-        script = _script_argument(argv)
+        script = script_argument(argv)
         if script is None:
             return []
         use = "shell" if name in SHELLS or name in (".", "source") else "code"
@@ -720,40 +685,6 @@ def _program_input(
     return [c.name for c in sink[before:]]
 
 
-def _script_argument(argv: list[Word]) -> Word | None:
-    """The ``<(...)`` or descriptor (``/dev/fd/3``) a shell, interpreter or ``source`` runs."""
-    script = _script_word(argv)
-    if script is None:
-        return None
-    if script.text.startswith(("<(", ">(")) or _DESCRIPTOR.match(script.text):
-        return script
-    return None
-
-
-_DESCRIPTOR = re.compile(r"^/(dev/(fd/[1-9]\d*|tcp/|udp/)|proc/[^/]+/fd/[1-9])")
-_SCRIPT_VALUES = frozenset({"-o", "+o", "-O", "+O", "--rcfile", "--init-file", "-W", "-X", "-I"})
-
-
-def _script_word(argv: list[Word]) -> Word | None:
-    """The file a shell, interpreter or ``source`` runs (``bash x.sh``, ``./x.sh``)."""
-    if not argv:
-        return None
-    name = argv[0].text
-    if name not in SHELLS and name not in (".", "source") and not is_interpreter(name):
-        return None
-    skip = False
-    for word in argv[1:]:
-        if skip:
-            skip = False
-        elif word.text in _SCRIPT_VALUES:
-            skip = True
-        elif word.text in _CODE_OPTIONS or word.text == "-m":
-            return None
-        elif not word.text.startswith("-") or word.text.startswith(("<(", ">(")):
-            return word
-    return None
-
-
 def _written_script(
     argv: list[Word], state: _State, ctx: _Ctx, depth: int, program: str
 ) -> list[str]:
@@ -764,7 +695,7 @@ def _written_script(
         script: Word | None = argv[0]
         runner = "sh"
     else:
-        script = _script_word(argv)
+        script = script_word(argv)
         runner = argv[0].text
     if script is None or script.dynamic:
         return []
@@ -784,25 +715,6 @@ def _written_script(
     before = len(sink)
     _parse_text(code, state, ctx.fork(upstream=(), stdin=None, piped=False), depth + 1)
     return [c.name for c in sink[before:]]
-
-
-def _interpreter_doubts(argv: list[Word], state: _State) -> None:
-    """A shell or interpreter whose code or options are computed at run time."""
-    if not argv:
-        return
-    name = argv[0].text
-    if name not in SHELLS and not is_interpreter(name) and name not in ("eval", "source", "."):
-        return
-    for i, word in enumerate(argv[1:], 1):
-        prior = argv[i - 1].text
-        if word.dynamic and name not in SHELLS and prior in _CODE_OPTIONS:
-            state.doubt(f"{name} runs code computed at run time: {word.text[:80]}", risky=True)
-            return
-        if word.split:
-            state.doubt(f"{name} takes options computed at run time: {word.text}", risky=True)
-            return
-        if not word.text.startswith("-") and prior not in _CODE_OPTIONS:
-            return  # the script: what follows are its own arguments
 
 
 _SEPARATOR_CHARS = frozenset(";&|()\n")
