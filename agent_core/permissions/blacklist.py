@@ -50,8 +50,10 @@ _DISK_WRITERS = frozenset(
 _DESTRUCTIVE = frozenset(
     {"rm", "shred", "unlink", "rmdir", "mv", "chmod", "chown", "truncate", "dd"}
 )
+# A name starts a token (the lookbehind) and is bounded, so long runs of `$` or `[` stay linear.
 _FUNC_DEF = re.compile(
-    r"(?:\bfunction\s+([^\s(){}|&;<>'\"]+)\s*(?:\(\s*\))?|([^\s(){}|&;<>'\"]+)\s*\(\s*\))\s*[{(]"
+    r"(?<![^\s;&|(){}`])(?:function\s+([^\s(){}|&;<>'\"]{1,200})\s*(?:\(\s*\))?"
+    r"|([^\s(){}|&;<>'\"]{1,200})\s*\(\s*\))\s*[{(]"
 )
 
 

@@ -65,7 +65,7 @@ MAX_DEPTH = 6  # nested bash -c / eval / $(...) levels before giving up
 MAX_LENGTH = 100_000
 MAX_LOOP_VALUES = 8  # a for loop over more literal words is walked once, its variable unknown
 _DOWNLOADERS = frozenset({"curl", "wget", "fetch", "xh", "aria2c", "http", "https"})
-_SUBSCRIPT_CODE = re.compile(r"\[[^\]]*(\$\(|`|\$\{)")
+_SUBSCRIPT_CODE = re.compile(r"\[[^\]\n]{0,200}?(\$\(|`|\$\{)")
 
 
 @dataclass
@@ -122,7 +122,10 @@ def parse_command(command: str) -> ParsedCommand:
         state.doubt("the command is too long to check", risky=True)
         _fallback(command, state, _Ctx(), 0)
     else:
-        _parse_text(command, state, _Ctx(), 0)
+        try:
+            _parse_text(command, state, _Ctx(), 0)
+        except RecursionError:  # expansions nested thousands deep: whatever was read stays
+            state.doubt("expansions are nested too deeply to check", risky=True)
     return ParsedCommand(
         state.commands, state.redirects, state.texts, state.uncertain, state.risky, state.indirect
     )
@@ -215,15 +218,17 @@ def _as_commands(text: str, state: _State, ctx: _Ctx, depth: int) -> None:
     state.texts += scratch.texts
 
 
-def _code_in(text: str) -> list[str]:
+def _code_in(text: str, depth: int = 0) -> list[str]:
     """Command substitutions inside ``text``, also those nested in ``${...}``."""
+    if depth > 2 * MAX_DEPTH:
+        return [text]  # parsed as it is: too deep to follow, and the doubt says so
     found, _ = expansions(text)
     inner: list[str] = []
     for exp in found:
         if exp.kind in ("comsub", "backtick", "procsub") and exp.body.strip():
             inner.append(exp.body)
         elif exp.kind == "param":
-            inner += _code_in(exp.body)
+            inner += _code_in(exp.body, depth + 1)
     return inner
 
 

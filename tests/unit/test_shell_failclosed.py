@@ -12,6 +12,7 @@ four modes. Verdict shapes:
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -626,3 +627,23 @@ def test_the_reason_names_the_construct(command: str, words: str) -> None:
     assert any(words in r for r in parse_command(command).uncertain), parse_command(
         command
     ).uncertain
+
+
+# --- Hostile sizes are decided quickly and never crash ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo " + "[" * 20000,  # a regex that backtracks per character would take minutes
+        "echo " + "$" * 20000,
+        "echo " + "${x:-" * 3000 + "}" * 3000,  # nested deeper than Python recursion allows
+        "(" * 2000 + "ls" + ")" * 2000,
+        "echo a\\\n" * 5000,
+    ],
+)
+def test_hostile_sizes_are_decided_quickly(project: Path, home: Path, command: str) -> None:
+    request = PermissionRequest("Bash", {"command": command}, False, "bash")
+    started = time.perf_counter()
+    decide(request, PermissionPolicy(project, [], [], "bypassPermissions", home))
+    assert time.perf_counter() - started < 3.0
