@@ -99,7 +99,10 @@ def _option_value(args: list[Word], names: tuple[str, ...]) -> Word | None:
 
 
 def _joined(words: list[Word]) -> Nested:
-    return Nested(" ".join(w.text for w in words), any(w.dynamic for w in words))
+    """Words a program joins into one shell string (eval, watch, ssh): quoting is gone, so a
+    quoted ``~`` (``./~`` in our words) is expanded by the shell that reads the string."""
+    texts = [w.text[2:] if w.text.startswith("./~") else w.text for w in words]
+    return Nested(" ".join(texts), any(w.dynamic for w in words))
 
 
 def _watch(args: list[Word], state: Findings) -> Nested | None:

@@ -70,6 +70,9 @@ CONTINUATIONS_BLOCKED = [
     "echo a # a comment ends at the newline \\\nrm -rf ~",
     "bash <<'E'\nr\\\nm -rf ~\nE",
     "cat <<E\nx\nE\\\n\nrm -rf /",
+    "rm -rf $H\\\nOME",
+    "rm -rf ${HO\\\nME}",
+    "for t in ~ \\\n/; do rm -rf $t; done",
 ]
 
 
@@ -324,6 +327,9 @@ WRAPPERS_BLOCKED = [
     "script /dev/null -c 'rm -rf ~'",
     "timeout --foreground -k 5 10 rm -rf ~",
     "xargs -r rm -rf <<< /",
+    "eval rm -rf '~'",  # the quotes are gone when eval reads the string: ~ is home
+    "watch rm -rf '~'",
+    "ssh h rm -rf '~'",
 ]
 WRAPPERS_UNKNOWN = [
     "ssh host ls",
