@@ -5,6 +5,9 @@ and replaced by its head plus a pointer to the file. The decision is kept in
 a ledger keyed by call id and never revisited: once spilled stays spilled,
 once kept stays kept. So re-applying the ledger to an old message gives the
 same bytes, the history prefix never changes and the prompt cache keeps hitting.
+
+Spill files are private (0600 in a 0700 folder) and redacted: the history's
+preview is the live text the model sees, the file is what stays on disk.
 """
 
 from __future__ import annotations
@@ -15,13 +18,15 @@ from pathlib import Path
 
 import msgspec
 
-from agent_core.fsutil import atomic_write_text
+from agent_core.fsutil import atomic_write_bytes
 from agent_core.messages import ImageBlock, Message, TextBlock, ToolResultBlock
 from agent_core.session.journal import AppendOnlyFile, read_lines
+from agent_core.session.redact import Redactor
 
 DEFAULT_SPILL_BYTES = 50_000
 PREVIEW_CHARS = 2_000
 LEDGER_NAME = "spill-ledger.jsonl"
+RESULTS_DIR = "tool-results"
 
 
 class SpillEntry(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -40,9 +45,16 @@ _encoder = msgspec.json.Encoder()
 class SpillLedger:
     """Decides, once per call id, whether a tool result stays inline or goes to disk."""
 
-    def __init__(self, session_dir: Path, *, limit: int = DEFAULT_SPILL_BYTES) -> None:
+    def __init__(
+        self,
+        session_dir: Path,
+        *,
+        limit: int = DEFAULT_SPILL_BYTES,
+        redactor: Redactor | None = None,
+    ) -> None:
         self.session_dir = session_dir
         self.limit = limit
+        self._redactor = redactor
         self._entries: dict[str, SpillEntry] = {}
         self._file: AppendOnlyFile | None = None
         self._load()
@@ -96,9 +108,11 @@ class SpillLedger:
         if size <= self.limit:
             entry = SpillEntry(call_id, spilled=False)
         else:
-            path = self.session_dir / "tool-results" / f"{_file_stem(call_id)}.txt"
+            if self._redactor is None:
+                self._redactor = Redactor()
+            path = self.session_dir / RESULTS_DIR / f"{_file_stem(call_id)}.txt"
             # The file is written before the ledger says it exists.
-            atomic_write_text(path, content)
+            size = write_spill_file(path, content, self._redactor)
             entry = SpillEntry(call_id, spilled=True, path=str(path), bytes=size)
         self._record(entry)
         return entry
@@ -120,15 +134,41 @@ class SpillLedger:
             self._entries.setdefault(entry.call_id, entry)
 
 
-def spill_preview(content: str, path: str, size: int) -> str:
-    """The head of a spilled result and where the whole of it is."""
+def write_spill_file(path: Path, content: str, redactor: Redactor) -> int:
+    """Save ``content`` redacted, privately and atomically; return the file's size in bytes."""
+    data = redactor.text(content).encode("utf-8", "surrogatepass")
+    atomic_write_bytes(path, data, private=True)
+    return len(data)
+
+
+def spill_message_text(
+    session_dir: Path, text: str, *, limit: int, redactor: Redactor
+) -> str | None:
+    """A message text over ``limit`` bytes saved like a tool result: its preview, else None.
+
+    The file is named by the text's hash, so a message saved again (a resume,
+    a fork) reuses its file instead of writing another copy.
+    """
+    if len(text) <= limit // 4 or len(text.encode("utf-8", "surrogatepass")) <= limit:
+        return None  # a character is at most 4 bytes: short texts skip the encode
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+    path = session_dir / RESULTS_DIR / f"message-{digest}.txt"
+    if path.is_file():
+        size = path.stat().st_size
+    else:
+        size = write_spill_file(path, text, redactor)
+    return spill_preview(text, str(path), size, what="message")
+
+
+def spill_preview(content: str, path: str, size: int, *, what: str = "output") -> str:
+    """The head of a spilled result (or message) and where the whole of it is."""
     head = content[:PREVIEW_CHARS]
     cut = head.rfind("\n")
     if cut > PREVIEW_CHARS // 2:
         head = head[:cut]
     return (
-        f"{head}\n[... output truncated]\n"
-        f"full output saved to {path} ({size} bytes); read it with Read"
+        f"{head}\n[... {what} truncated]\n"
+        f"full {what} saved to {path} ({size} bytes); read it with Read"
     )
 
 

@@ -4,6 +4,7 @@ from agent_core.session.audit import AuditLog
 from agent_core.session.journal import JournalWriteError
 from agent_core.session.listing import SessionInfo, latest_session_id, list_sessions
 from agent_core.session.loader import LoadedSession, load_session
+from agent_core.session.lock import SessionLocked
 from agent_core.session.records import (
     CompactionRecord,
     CustomRecord,
@@ -24,6 +25,7 @@ __all__ = [
     "MetaRecord",
     "Record",
     "SessionInfo",
+    "SessionLocked",
     "SessionNotFound",
     "SessionStore",
     "history_problems",

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from agent_core.errors import MewCodeError
-from agent_core.fsutil import ensure_dir, fsync_dir
+from agent_core.fsutil import fsync_dir, open_private, private_dir
 
 
 class JournalWriteError(MewCodeError):
@@ -19,15 +19,19 @@ class JournalWriteError(MewCodeError):
 
 
 class AppendOnlyFile:
-    """An open JSONL file that only ever grows, durably, one full line at a time."""
+    """An open JSONL file that only ever grows, durably, one full line at a time.
+
+    The file is private (0600, tightened if an older version left it looser)
+    and so are the directories created for it (0700).
+    """
 
     def __init__(self, path: Path, *, exclusive: bool = False) -> None:
         self.path = path
         created = not path.exists()
-        ensure_dir(path.parent)
-        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | (os.O_EXCL if exclusive else 0)
+        flags = os.O_WRONLY | os.O_APPEND | (os.O_EXCL if exclusive else 0)
         try:
-            self._fd: int | None = os.open(path, flags, 0o600)
+            private_dir(path.parent)
+            self._fd: int | None = open_private(path, flags)
         except OSError as exc:
             raise JournalWriteError(f"cannot open {path}: {exc.strerror}") from None
         if created:
@@ -49,6 +53,11 @@ class AppendOnlyFile:
             self._needs_newline = True
             raise JournalWriteError(f"cannot write {self.path}: {exc.strerror}") from None
         self._needs_newline = False
+
+    def append_many(self, lines: list[bytes]) -> None:
+        """Write several newline-terminated lines with one write and one fsync."""
+        if lines:
+            self.append(b"".join(lines))
 
     def close(self) -> None:
         if self._fd is not None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import msgspec
 
-from agent_core.messages import Message
+from agent_core.messages import Message, ThinkingBlock
 from agent_core.session.journal import read_lines
 from agent_core.session.records import (
     CompactionRecord,
@@ -15,6 +15,7 @@ from agent_core.session.records import (
     MetaRecord,
     decode_record,
 )
+from agent_core.session.redact import REDACTED_THINKING_SIGNATURE
 from agent_core.session.repair import repair_history
 
 
@@ -51,9 +52,9 @@ def load_session(path: Path) -> LoadedSession:
                 warnings.append(f"session {path.name} line {number}: {_problem(exc)} (skipped)")
             continue
         if isinstance(record, MessageRecord):
-            messages.append(record.message)
+            messages.append(_sendable(record.message))
         elif isinstance(record, CompactionRecord):
-            messages = list(record.history)
+            messages = [_sendable(m) for m in record.history]
         elif isinstance(record, MetaRecord):
             meta = meta or record
         else:
@@ -65,6 +66,22 @@ def load_session(path: Path) -> LoadedSession:
     history, tail, notes = repair_history(messages)
     warnings.extend(f"session {path.name}: {note}" for note in notes)
     return LoadedSession(history, warnings, meta, extras, tail)
+
+
+def _sendable(msg: Message) -> Message:
+    """Thinking redacted at rest is shown again but never sent: unsigned, the wire drops it."""
+    if not any(
+        isinstance(b, ThinkingBlock) and b.signature == REDACTED_THINKING_SIGNATURE
+        for b in msg.content
+    ):
+        return msg
+    blocks = [
+        ThinkingBlock(b.thinking)
+        if isinstance(b, ThinkingBlock) and b.signature == REDACTED_THINKING_SIGNATURE
+        else b
+        for b in msg.content
+    ]
+    return Message(role=msg.role, content=blocks)
 
 
 def _is_unknown_kind(line: bytes) -> bool:

@@ -28,6 +28,7 @@ class MetaRecord(_Record, tag="meta"):
     model: str = ""
     provider: str = ""
     version: str = ""
+    forked_from: str = ""  # the session this one was copied from (`--continue` while in use)
 
 
 class MessageRecord(_Record, tag="message"):

@@ -6,15 +6,18 @@ import datetime as _dt
 import secrets
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from agent_core.config.paths import MewcodePaths
 from agent_core.errors import MewCodeError
-from agent_core.fsutil import ensure_dir
-from agent_core.messages import Message
+from agent_core.fsutil import private_dir
+from agent_core.messages import Message, TextBlock, ToolResultBlock
 from agent_core.session.journal import AppendOnlyFile
 from agent_core.session.loader import LoadedSession, load_session
+from agent_core.session.lock import SessionLock, SessionLocked
 from agent_core.session.records import (
     CompactionRecord,
+    CustomRecord,
     MessageRecord,
     MetaRecord,
     Record,
@@ -46,17 +49,32 @@ def _version() -> str:
 class SessionStore:
     """Appends records to ``<sessions dir>/<id>.jsonl``, each fsynced before returning.
 
-    Secrets (values of secret-named environment variables, ``sk-...`` keys,
-    bearer tokens) are redacted from messages before they are written.
+    What is written is the at-rest copy: secrets redacted (see redact.py) and
+    any text over ``spill_bytes`` saved to ``tool-results/`` with a preview in
+    its place. The store holds the session's lock (lock.py) until ``close``:
+    one writer per session.
     """
 
     def __init__(
-        self, path: Path, session_id: str, *, env: Mapping[str, str] | None = None
+        self,
+        path: Path,
+        session_id: str,
+        *,
+        env: Mapping[str, str] | None = None,
+        lock: SessionLock | None = None,
+        spill_bytes: int | None = None,
+        exclusive: bool = False,
     ) -> None:
         self.session_id = session_id
         self.path = path
-        self._file = AppendOnlyFile(path)
-        self._redactor = Redactor(env, assignments=False)
+        self._lock = lock or SessionLock.acquire(path, session_id)
+        try:
+            self._file = AppendOnlyFile(path, exclusive=exclusive)
+        except BaseException:
+            self._lock.release()
+            raise
+        self._redactor = Redactor(env)
+        self.spill_bytes = spill_bytes  # None: the context layer's default
 
     @classmethod
     def create(
@@ -66,15 +84,28 @@ class SessionStore:
         model: str,
         provider: str,
         env: Mapping[str, str] | None = None,
+        spill_bytes: int | None = None,
+        forked_from: str = "",
     ) -> SessionStore:
         """Start a new session file whose first line is its ``meta`` record."""
-        ensure_dir(paths.sessions_dir)
+        private_dir(paths.sessions_dir, root=paths.home)
         while True:
             session_id = new_session_id()
             path = paths.sessions_dir / f"{session_id}.jsonl"
-            if not path.exists():
-                break
-        store = cls(path, session_id, env=env)
+            if path.exists():
+                continue
+            # Locked before the file exists: nobody can pick it up half-written.
+            try:
+                lock = SessionLock.acquire(path, session_id)
+            except SessionLocked:
+                continue  # the same id, taken by another process this second
+            if path.exists():
+                lock.release()
+                continue
+            store = cls(
+                path, session_id, env=env, lock=lock, spill_bytes=spill_bytes, exclusive=True
+            )
+            break
         now = utc_now()
         store.append_record(
             MetaRecord(
@@ -85,38 +116,79 @@ class SessionStore:
                 model=model,
                 provider=provider,
                 version=_version(),
+                forked_from=forked_from,
             )
         )
         return store
 
     @classmethod
     def open(
-        cls, paths: MewcodePaths, session_id: str, *, env: Mapping[str, str] | None = None
+        cls,
+        paths: MewcodePaths,
+        session_id: str,
+        *,
+        env: Mapping[str, str] | None = None,
+        spill_bytes: int | None = None,
     ) -> tuple[SessionStore, LoadedSession]:
-        """Load a session and reopen it for appending.
+        """Lock a session, load it and reopen it for appending.
 
-        If the history needed closing (a crash mid-turn), the repair messages
-        are appended now, so the file says what the model will see next.
+        Raises SessionLocked if another process has it open. If the history
+        needed closing (a crash mid-turn), the repair messages are appended
+        now, so the file says what the model will see next.
         """
-        path = paths.sessions_dir / f"{session_id}.jsonl"
-        if not path.is_file():
-            raise SessionNotFound(f"no session {session_id} in this project")
-        loaded = load_session(path)
-        store = cls(path, session_id, env=env)
+        path = _session_path(paths, session_id)
+        private_dir(paths.sessions_dir, root=paths.home)  # tightened if an old version left it
+        lock = SessionLock.acquire(path, session_id)
+        try:
+            loaded = load_session(path)
+            store = cls(path, session_id, env=env, lock=lock, spill_bytes=spill_bytes)
+        except BaseException:
+            lock.release()
+            raise
+        # A message saved whole by an older version is not resent whole either.
+        loaded.messages = [store.at_rest_size(m) for m in loaded.messages]
         for msg in loaded.repaired_tail:
             store.append_message(msg)
+        return store, loaded
+
+    @classmethod
+    def fork(
+        cls,
+        paths: MewcodePaths,
+        source_id: str,
+        *,
+        model: str,
+        provider: str,
+        env: Mapping[str, str] | None = None,
+        spill_bytes: int | None = None,
+    ) -> tuple[SessionStore, LoadedSession]:
+        """A new session holding a copy of ``source_id``'s history (which may be in use).
+
+        The source is only read. Its history is copied in one write, so a
+        crash leaves the fork either empty or whole.
+        """
+        loaded = load_session(_session_path(paths, source_id))
+        store = cls.create(
+            paths,
+            model=model,
+            provider=provider,
+            env=env,
+            spill_bytes=spill_bytes,
+            forked_from=source_id,
+        )
+        loaded.messages = [store.at_rest_size(m) for m in loaded.messages]
+        loaded.repaired_tail = []
+        store.append_records([MessageRecord(message=m) for m in loaded.messages])
         return store, loaded
 
     @property
     def dir(self) -> Path:
         """The per-session folder (tool-results/, audit.jsonl...), created on demand."""
-        folder = self.path.with_suffix("")
-        ensure_dir(folder)
-        return folder
+        return private_dir(self.path.with_suffix(""))
 
     def append_message(self, msg: Message) -> None:
         """Record one message of the conversation."""
-        self.append_record(MessageRecord(message=self._redactor.message(msg)))
+        self.append_record(MessageRecord(message=msg))
 
     def append_compaction(
         self, history: list[Message], tokens_before: int, tokens_after: int
@@ -124,15 +196,70 @@ class SessionStore:
         """Record the full history that replaced the old one after a summary."""
         self.append_record(
             CompactionRecord(
-                history=[self._redactor.message(m) for m in history],
-                tokens_before=tokens_before,
-                tokens_after=tokens_after,
+                history=history, tokens_before=tokens_before, tokens_after=tokens_after
             )
         )
 
     def append_record(self, record: Record) -> None:
-        """Write any record as one fsynced line."""
-        self._file.append(encode_record(record))
+        """Write any record (its at-rest copy) as one fsynced line."""
+        self._file.append(encode_record(self._at_rest(record)))
+
+    def append_records(self, records: list[Record]) -> None:
+        """Write several records with one write and one fsync."""
+        self._file.append_many([encode_record(self._at_rest(r)) for r in records])
+
+    def at_rest_size(self, msg: Message) -> Message:
+        """The message with every text over ``spill_bytes`` saved to a file and previewed."""
+        blocks = [self._shrink(b) for b in msg.content]
+        if all(a is b for a, b in zip(blocks, msg.content, strict=True)):
+            return msg
+        return Message(role=msg.role, content=blocks)
 
     def close(self) -> None:
         self._file.close()
+        self._lock.release()
+
+    def _at_rest(self, record: Record) -> Record:
+        if isinstance(record, MessageRecord):
+            message = self._redactor.message(self.at_rest_size(record.message))
+            return MessageRecord(ts=record.ts, message=message)
+        if isinstance(record, CompactionRecord):
+            history = [self._redactor.message(self.at_rest_size(m)) for m in record.history]
+            return CompactionRecord(
+                ts=record.ts,
+                history=history,
+                tokens_before=record.tokens_before,
+                tokens_after=record.tokens_after,
+            )
+        if isinstance(record, CustomRecord):
+            return CustomRecord(
+                ts=record.ts, name=record.name, data=self._redactor.value(record.data)
+            )
+        return record
+
+    def _shrink(self, block: Any) -> Any:
+        if isinstance(block, TextBlock):
+            preview = self._spill(block.text)
+            return block if preview is None else TextBlock(preview)
+        if isinstance(block, ToolResultBlock) and isinstance(block.content, str):
+            preview = self._spill(block.content)
+            if preview is None:
+                return block
+            return ToolResultBlock(block.tool_use_id, preview, block.is_error)
+        return block
+
+    def _spill(self, text: str) -> str | None:
+        # Imported here: the context layer imports this package (journal, redact).
+        from agent_core.context.spill import DEFAULT_SPILL_BYTES, spill_message_text
+
+        limit = self.spill_bytes or DEFAULT_SPILL_BYTES
+        if len(text) <= limit // 4:
+            return None  # under the limit whatever its characters (at most 4 bytes each)
+        return spill_message_text(self.dir, text, limit=limit, redactor=self._redactor)
+
+
+def _session_path(paths: MewcodePaths, session_id: str) -> Path:
+    path = paths.sessions_dir / f"{session_id}.jsonl"
+    if "/" in session_id or not path.is_file():
+        raise SessionNotFound(f"no session {session_id} in this project")
+    return path

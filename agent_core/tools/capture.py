@@ -2,16 +2,22 @@
 
 Output is consumed chunk by chunk, so a command printing gigabytes costs a
 bounded amount of memory; nothing is lost because the whole stream goes to
-the spill file as soon as it outgrows the limit.
+the spill file as soon as it outgrows the limit. The file is private (0600)
+and redacted as it is written (a secret split between two reads is still
+caught); apart from redactions it has the command's bytes as printed.
 """
 
 from __future__ import annotations
 
 import codecs
 import hashlib
+import os
 import re
 from pathlib import Path
 from typing import BinaryIO
+
+from agent_core.fsutil import open_private, private_dir
+from agent_core.session.redact import Redactor, StreamRedactor
 
 HEAD_SHARE = 0.4  # of the limit; the rest is tail, where errors usually are
 
@@ -27,9 +33,12 @@ def spill_path(session_dir: Path, call_id: str) -> Path:
 class OutputCapture:
     """Collects a stream of output bytes, spilling to a file past limit_chars."""
 
-    def __init__(self, limit_chars: int, spill_to: Path) -> None:
+    def __init__(
+        self, limit_chars: int, spill_to: Path, *, redactor: Redactor | None = None
+    ) -> None:
         self.limit = max(limit_chars, 100)
         self.spill_to = spill_to
+        self._redactor = redactor
         self.total_chars = 0
         self.spilled = False
         self._spill_error = ""
@@ -38,6 +47,9 @@ class OutputCapture:
         self._text = ""  # everything until spilled, then the head
         self._tail = ""
         self._file: BinaryIO | None = None
+        # The file's own decoding: undecodable bytes pass through unchanged.
+        self._file_decoder = codecs.getincrementaldecoder("utf-8")(errors="surrogateescape")
+        self._redacting: StreamRedactor | None = None
         self._head_keep = int(self.limit * HEAD_SHARE)
         self._tail_keep = self.limit - self._head_keep
 
@@ -50,6 +62,9 @@ class OutputCapture:
         rest = self._decoder.decode(b"", final=True)
         if rest:
             self._take(b"", rest)
+        if self._file is not None and self._redacting is not None:
+            tail = self._file_decoder.decode(b"", final=True)
+            self._write_text(self._redacting.feed(tail) + self._redacting.flush())
         if self._file is not None:
             self._file.close()
             self._file = None
@@ -85,18 +100,25 @@ class OutputCapture:
         self._text = self._text[: self._head_keep]
         raw, self._raw = self._raw, []
         try:
-            self.spill_to.parent.mkdir(parents=True, exist_ok=True)
-            self._file = open(self.spill_to, "wb")  # noqa: SIM115 - closed in finish()
+            private_dir(self.spill_to.parent)
+            fd = open_private(self.spill_to, os.O_WRONLY | os.O_TRUNC)
+            self._file = os.fdopen(fd, "wb")  # closed in finish()
         except OSError as exc:
             self._spill_error = exc.strerror or str(exc)
             return
+        self._redacting = (self._redactor or Redactor()).stream()
         for chunk in raw:
             self._write(chunk)
 
     def _write(self, data: bytes) -> None:
-        assert self._file is not None
+        assert self._redacting is not None
+        self._write_text(self._redacting.feed(self._file_decoder.decode(data)))
+
+    def _write_text(self, text: str) -> None:
+        if not text or self._file is None:
+            return
         try:
-            self._file.write(data)
+            self._file.write(text.encode("utf-8", "surrogateescape"))
         except OSError as exc:  # disk full: keep head and tail, say the file is partial
             self._spill_error = f"{exc.strerror or exc} (file is incomplete)"
             self._file.close()

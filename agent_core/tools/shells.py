@@ -2,18 +2,25 @@
 
 Each shell's whole output goes to a log file under the session's tool-results/
 folder; BashOutput reads what is new since its last call, in bounded pieces.
+The log is private (0600) and redacted as it is written, so BashOutput reads
+the redacted text; what is held back for a secret split between two reads
+is written out before each read.
 """
 
 from __future__ import annotations
 
 import asyncio
+import codecs
+import os
 import re
 import time
 import uuid
 from pathlib import Path
 from typing import Any
 
+from agent_core.fsutil import open_private, private_dir
 from agent_core.sandbox.policy import SandboxPolicy
+from agent_core.session.redact import Redactor
 from agent_core.tools.base import ToolError
 from agent_core.tools.procgroup import GroupProcess
 
@@ -24,7 +31,14 @@ HEAD_SHARE = 0.4
 class BackgroundShell:
     """One command running in the background, its log file and read position."""
 
-    def __init__(self, shell_id: str, command: str, proc: GroupProcess, log_path: Path) -> None:
+    def __init__(
+        self,
+        shell_id: str,
+        command: str,
+        proc: GroupProcess,
+        log_path: Path,
+        redactor: Redactor | None = None,
+    ) -> None:
         self.id = shell_id
         self.command = command
         self.proc = proc
@@ -32,7 +46,10 @@ class BackgroundShell:
         self.started = time.monotonic()
         self.killed = False
         self._offset = 0
-        self._log = open(log_path, "wb")  # noqa: SIM115 - closed when output ends
+        self._log = os.fdopen(open_private(log_path, os.O_WRONLY | os.O_TRUNC), "wb")
+        # Undecodable bytes pass through to the log unchanged.
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="surrogateescape")
+        self._redacting = (redactor or Redactor()).stream()
         self._pump = asyncio.create_task(self._copy_output())
         self._watch = asyncio.create_task(self._watch_exit())
 
@@ -50,6 +67,7 @@ class BackgroundShell:
 
     def read_new(self, limit_chars: int, pattern: re.Pattern[str] | None) -> str:
         """Output written since the last call (bounded), matching pattern if given."""
+        self._write_log(self._redacting.flush())
         end = self.log_path.stat().st_size
         where = f"; full output in {self.log_path} ...\n\n"
         with open(self.log_path, "rb") as fh:
@@ -79,10 +97,20 @@ class BackgroundShell:
     async def _copy_output(self) -> None:
         try:
             while chunk := await self.proc.read():
-                self._log.write(chunk)
-                self._log.flush()  # BashOutput reads the file while we write it
+                self._write_log(self._redacting.feed(self._decoder.decode(chunk)))
         finally:
+            rest = self._redacting.feed(self._decoder.decode(b"", final=True))
+            self._write_log(rest + self._redacting.flush())
             self._log.close()
+
+    def _write_log(self, text: str) -> None:
+        if not text or self._log.closed:
+            return
+        try:
+            self._log.write(text.encode("utf-8", "surrogateescape"))
+            self._log.flush()  # BashOutput reads the file while we write it
+        except OSError:
+            pass  # disk full: the log stops short; the command goes on
 
     async def _watch_exit(self) -> None:
         await self.proc.wait_exit()
@@ -187,8 +215,8 @@ class ShellRegistry:
         shell_id = f"bash_{self._count}"
         log_path = log_dir / f"shell-{shell_id}-{uuid.uuid4().hex[:8]}.log"
         try:
-            log_dir.mkdir(parents=True, exist_ok=True)
-            log_path.touch()
+            private_dir(log_dir)
+            os.close(open_private(log_path, os.O_WRONLY))
         except OSError as exc:
             raise ToolError(f"cannot create the shell's log file: {exc.strerror or exc}") from None
         proc = await GroupProcess.start(command, cwd, env, sandbox)

@@ -45,8 +45,8 @@ def test_ordinary_text_is_left_alone():
         assert r.text(text) == text
 
 
-def test_session_mode_skips_name_value_rule_but_still_catches_keys():
-    r = Redactor({}, assignments=False)
+def test_code_that_names_a_secret_is_left_alone_but_keys_are_caught():
+    r = Redactor({})
     assert r.text("password = form['password']") == "password = form['password']"
     assert r.text("sk-ant-api03-abcdefghijk") == REDACTED
 
