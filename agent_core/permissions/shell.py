@@ -218,17 +218,17 @@ def _as_commands(text: str, state: _State, ctx: _Ctx, depth: int) -> None:
     state.texts += scratch.texts
 
 
-def _code_in(text: str, depth: int = 0) -> list[str]:
+def _code_in(text: str, depth: int = 0, in_dq: bool = False) -> list[str]:
     """Command substitutions inside ``text``, also those nested in ``${...}``."""
     if depth > 2 * MAX_DEPTH:
         return [text]  # parsed as it is: too deep to follow, and the doubt says so
-    found, _ = expansions(text)
+    found, _ = expansions(text, in_dq)
     inner: list[str] = []
     for exp in found:
         if exp.kind in ("comsub", "backtick", "procsub") and exp.body.strip():
             inner.append(exp.body)
         elif exp.kind == "param":
-            inner += _code_in(exp.body, depth + 1)
+            inner += _code_in(exp.body, depth + 1, exp.quoted)
     return inner
 
 
@@ -245,7 +245,7 @@ def _param_doubts(raw: str, state: _State, ctx: _Ctx, depth: int) -> None:
             state.doubt(
                 f"a parameter expansion with an operator: ${{{exp.body[:80]}}}", kind.runs_code
             )
-        for inner in _code_in(exp.body):
+        for inner in _code_in(exp.body, 1, exp.quoted):
             state.doubt(f"a command substitution inside ${{...}}: {inner[:80]}")
             _parse_text(inner, state, ctx.fork(upstream=(), stdin=None, piped=False), depth + 1)
 

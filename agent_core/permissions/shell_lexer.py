@@ -353,8 +353,12 @@ class Expansion(NamedTuple):
     end: int
 
 
-def expansions(raw: str) -> tuple[list[Expansion], bool]:
-    """The top-level expansions in one word's raw text, and whether the scan was balanced."""
+def expansions(raw: str, in_dq_braces: bool = False) -> tuple[list[Expansion], bool]:
+    """The top-level expansions in one word's raw text, and whether the scan was balanced.
+
+    ``in_dq_braces``: ``raw`` is the inside of a ``${...}`` that was itself in double
+    quotes, where single quotes are plain characters (``"${x:-'$(cmd)'}"`` runs cmd).
+    """
     found: list[Expansion] = []
     i, n, in_dq = 0, len(raw), False
     while i < n:
@@ -362,13 +366,13 @@ def expansions(raw: str) -> tuple[list[Expansion], bool]:
         if ch == "\\":
             i += 2
             continue
-        if ch == "'" and not in_dq:
+        if ch == "'" and not in_dq and not in_dq_braces:
             end = raw.find("'", i + 1)
             if end < 0:
                 return found, False
             i = end + 1
             continue
-        if raw.startswith("$'", i) and not in_dq:
+        if raw.startswith("$'", i) and not in_dq and not in_dq_braces:
             j = i + 2
             while j < n and raw[j] != "'":
                 j += 2 if raw[j] == "\\" else 1
@@ -381,7 +385,7 @@ def expansions(raw: str) -> tuple[list[Expansion], bool]:
         kind, start, end = "", i, -1
         if raw.startswith("${", i):
             kind, start = "param", i + 2
-            end = closing_brace(raw, start, in_dq)
+            end = closing_brace(raw, start, in_dq or in_dq_braces)
         elif raw.startswith("$(", i):
             kind, start = "comsub", i + 2
             end = closing_paren(raw, start)
@@ -392,7 +396,7 @@ def expansions(raw: str) -> tuple[list[Expansion], bool]:
             kind, start = "backtick", i + 1
             end = closing_backtick(raw, start)
         elif ch == "$" and (m := _VAR.match(raw, i + 1)):
-            found.append(Expansion("var", m.group(0), in_dq, i, m.end()))
+            found.append(Expansion("var", m.group(0), in_dq or in_dq_braces, i, m.end()))
             i = m.end()
             continue
         if not kind:
@@ -401,7 +405,7 @@ def expansions(raw: str) -> tuple[list[Expansion], bool]:
         if end < 0:
             found.append(Expansion(kind, raw[start:], in_dq, i, n))
             return found, False
-        found.append(Expansion(kind, raw[start:end], in_dq, i, end + 1))
+        found.append(Expansion(kind, raw[start:end], in_dq or in_dq_braces, i, end + 1))
         i = end + 1
     return found, True
 

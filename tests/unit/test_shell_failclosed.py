@@ -107,6 +107,7 @@ EXPANSIONS_BLOCKED = [
     "echo ${x%%$(dd if=/dev/zero of=/dev/sda)}",
     "echo ${x:+<(rm -rf ~)}",
     "echo ${x:-${y:-$(rm -rf ~)}}",
+    "echo \"${x:-'$(rm -rf ~)'}\"",  # inside double quotes the single quotes are text
     "echo $((a[$(rm -rf ~)]))",
     "(( y = $(rm -rf /) ))",
     "echo $(( $(rm -rf ~) + 1 ))",
@@ -158,6 +159,11 @@ def test_expansion_operators_are_unknown(project: Path, home: Path, command: str
 )  # fmt: skip
 def test_plain_expansions_stay_allowed(project: Path, home: Path, command: str) -> None:
     assert verdicts(project, home, command)[0] == ("allow", "mode"), command
+
+
+def test_single_quotes_in_an_unquoted_expansion_keep_code_as_text() -> None:
+    parsed = parse_command("echo ${x:-'$(touch P)'}")
+    assert [c.name for c in parsed.commands] == ["echo"]
 
 
 def test_the_hidden_substitution_is_parsed_and_named() -> None:
