@@ -11,7 +11,6 @@ import msgspec
 
 from agent_core.permissions.shell_model import ParsedCommand, SimpleCommand
 from agent_core.permissions.shell_wrappers import (
-    DESTRUCTIVE,
     SHELLS,
     Word,
     basename,
@@ -328,8 +327,18 @@ _MAX_DYNAMIC = 2
 _HOME_ONLY = re.compile(r"^\$\{?HOME\}?(/[^$`]*)?$")
 
 
+# Programs whose targets may be computed only under doubt: deleting, formatting,
+# re-permissioning and moving, and the shutdown family. (cp, tee, ln write to a device
+# only where the OS would let them, which the sandbox decides.)
+_TARGET_JUDGED = frozenset({
+    "rm", "rmdir", "unlink", "shred", "dd", "wipefs", "mkswap", "mke2fs", "mkdosfs", "newfs",
+    "blkdiscard", "cryptsetup", "mdadm", "chmod", "chown", "chgrp", "mv", "find", "shutdown",
+    "reboot", "halt", "poweroff", "init", "telinit", "systemctl",
+})  # fmt: skip
+
+
 def _judged(name: str) -> bool:
-    return name in DESTRUCTIVE or name.startswith("mkfs") or name in _PARTITIONERS
+    return name in _TARGET_JUDGED or name.startswith("mkfs") or name in _PARTITIONERS
 
 
 def _reach(cmd: SimpleCommand, where: _Where) -> BlacklistHit | None:

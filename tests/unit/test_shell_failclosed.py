@@ -554,6 +554,15 @@ def test_listing_a_partition_table_is_not_blacklisted(
     assert verdicts(project, home, command)[0][1] != "blacklist"
 
 
+@pytest.mark.parametrize(
+    "command", ['cp src/a.py "$OUT"', 'echo hi | tee "$LOG"', 'chmod +x "$F"', 'mkdir -p "$D"']
+)
+def test_computed_targets_of_other_programs_are_left_to_the_os_sandbox(
+    project: Path, home: Path, command: str
+) -> None:
+    assert verdicts(project, home, command)[3] == ("allow", "mode"), command
+
+
 def test_a_single_quoted_dynamic_file_is_not_a_doubt(project: Path, home: Path) -> None:
     assert verdicts(project, home, 'rm -f "$f"')[3] == ("allow", "mode")
     assert verdicts(project, home, 'rm -f "$f"', allow=("Bash(rm -f:*)",))[0] == (
