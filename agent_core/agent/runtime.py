@@ -112,6 +112,7 @@ class Runtime:
         """Create a new session, or resume one (``resume_id`` / ``continue_latest``)."""
         from agent_core.sandbox import sandbox_status
         from agent_core.session.listing import latest_session_id
+        from agent_core.session.lock import SessionLocked
 
         # Refused before any session file exists: bypass never runs without a boundary.
         if refusal := unsandboxed_bypass_error(
@@ -119,14 +120,25 @@ class Runtime:
         ):
             raise refusal
         resume_id = opts.resume_id
-        if opts.continue_latest and not resume_id:
+        latest = opts.continue_latest and not resume_id
+        if latest:
             resume_id = latest_session_id(opts.paths)
+        model, provider = opts.provider.model, opts.provider.name
+        spill = opts.settings.limits.spill_bytes
         if resume_id:
-            store, loaded = SessionStore.open(opts.paths, resume_id)
+            try:
+                store, loaded = SessionStore.open(opts.paths, resume_id, spill_bytes=spill)
+            except SessionLocked as busy:
+                if not latest:
+                    raise  # an explicit --resume of a session in use: say so, do not guess
+                # One writer per session: --continue goes on in a copy instead.
+                store, loaded = SessionStore.fork(
+                    opts.paths, resume_id, model=model, provider=provider, spill_bytes=spill
+                )
+                note = f"{busy}; continuing in a new session {store.session_id} forked from it"
+                loaded.warnings.insert(0, note)
             return cls(opts, store, loaded.messages, loaded.warnings)
-        store = SessionStore.create(
-            opts.paths, model=opts.provider.model, provider=opts.provider.name
-        )
+        store = SessionStore.create(opts.paths, model=model, provider=provider, spill_bytes=spill)
         return cls(opts, store, [], [])
 
     def _attach(self, store: SessionStore, history: list[Message]) -> None:
