@@ -61,15 +61,24 @@ class Found(NamedTuple):
 
     match: re.Match[str]
     prefix: str  # how this format's groups are named inside the combined regex
+    then: re.Match[str] | None = None  # the match of the format's ``follow``, if it has one
 
     def group(self, name: str) -> str | None:
-        return self.match.group(self.prefix + name)
+        if self.then is not None and name in self.then.re.groupindex:
+            return self.then.group(name)
+        key = self.prefix + name
+        return self.match.group(key) if key in self.match.re.groupindex else None
+
+    def span(self, name: str) -> tuple[int, int]:
+        if self.then is not None and name in self.then.re.groupindex:
+            return self.then.span(name)
+        return self.match.span(self.prefix + name)
 
     def start(self) -> int:
         return self.match.start()
 
     def end(self) -> int:
-        return self.match.end()
+        return self.then.end() if self.then is not None else self.match.end()
 
 
 Check = Callable[[Found, str], bool]
@@ -87,6 +96,9 @@ class Format(NamedTuple):
     pattern: str
     check: Check | None = None
     secrets: tuple[str, ...] = ("secret",)
+    # The rest of the match, compiled once for every format that shares it and
+    # matched where ``pattern`` ends (the assignment body, shared by 17 leads).
+    follow: str = ""
     # Where the secret is, when it is not a group of the match (a PEM body before END).
     span: Callable[[Found, str], tuple[int, int]] | None = None
 
@@ -148,7 +160,7 @@ def _assignment(found: Found, text: str) -> bool:
     """A ``name = value`` is a secret when the name says so and the value is not code."""
     start = found.start()
     head = _NAME_HEAD.search(text, max(0, start - 40), start)
-    name_end = found.match.end(found.prefix + "name")
+    name_end = found.span("name")[1]
     name = text[head.start() if head else start : name_end].lower()
     if not _SECRET_WORD.search(name) or _NOT_SECRET_NAME.search(name):
         return False
@@ -235,6 +247,8 @@ _TOKENISH = re.compile(r"[0-9+/=_.\-~]")
 
 _R = r"(?![A-Za-z0-9_\-])"  # a fixed-length key ends here
 _PEM_LABEL = r"-----(?:BEGIN|END)[A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----"
+# Cheap to compile once per lead: a separator must follow within the name.
+_ASSIGNED_SEPARATOR = r"(?=[\w.\-]{0,40}?\\?[\"']?\s{0,16}(?:=>|:=|[:=]))"
 _ASSIGNED_VALUE = (
     r"(?P<name>[\w.\-]{0,40}?)(?P<sep>\\?[\"']?\s{0,16}(?:=>|:=|[:=])[ \t]{0,16})"
     r"(?:\\?\"(?P<q1>[^\"\n\\]{1,512})\\?\"|\\?'(?P<q2>[^'\n\\]{1,512})\\?'"
@@ -367,7 +381,12 @@ FORMATS: tuple[Format, ...] = (
     ),
     # name = value / name: value / "name": "value", where the name says it is a secret
     *_variants(
-        "assignment", _ASSIGNMENT_LEADS, _ASSIGNED_VALUE, _assignment, secrets=("q1", "q2", "bare")
+        "assignment",
+        _ASSIGNMENT_LEADS,
+        _ASSIGNED_SEPARATOR,
+        _assignment,
+        secrets=("q1", "q2", "bare"),
+        follow=_ASSIGNED_VALUE,
     ),
 )
 
@@ -406,12 +425,13 @@ def _scanners() -> tuple[_Scanner, ...]:
 def _secret_span(found: Found, fmt: Format, text: str) -> tuple[int, int]:
     if fmt.span is not None:
         return fmt.span(found, text)
-    groups = found.match.re.groupindex
     for name in fmt.secrets:
-        key = found.prefix + name
-        if key in groups and found.match.group(key) is not None:
-            return found.match.span(key)
-    return found.match.start(), found.match.end()
+        if found.group(name) is not None:
+            return found.span(name)
+    return found.start(), found.end()
+
+
+_follow = cache(re.compile)
 
 
 class Redactor:
@@ -444,11 +464,16 @@ class Redactor:
             while match is not None:
                 fmt, prefix = scanner.formats[match.lastgroup or ""]
                 hit = Found(match, prefix)
-                if fmt.check is None or fmt.check(hit, text):
+                if fmt.follow:
+                    then = _follow(fmt.follow).match(text, match.end())
+                    hit = Found(match, prefix, then)
+                if (not fmt.follow or hit.then is not None) and (
+                    fmt.check is None or fmt.check(hit, text)
+                ):
                     s, e = _secret_span(hit, fmt, text)
                     if e > s:
-                        found.append((match.start(), match.end(), s, e))
-                    match = search(text, match.end())
+                        found.append((hit.start(), hit.end(), s, e))
+                    match = search(text, hit.end())
                 else:  # a rejected match may hide another that starts inside it
                     match = search(text, match.start() + 1)
         return found
