@@ -1,0 +1,95 @@
+"""Which arguments of common shell commands are file paths, and what is done to them.
+
+Pure: words in, classified words out. ``file_uses`` answers for one simple
+command: the paths it reads and writes, the directory trees whose files it
+reads (``grep -r``, ``tar c``, ``git log -p``), whether some of its paths cannot
+be known from the text (a list file, ``-`` on stdin, a computed script), and
+whether an option or a script makes it run other code (``sed e``, ``awk
+system()``, ``rg --pre``).
+"""
+
+from __future__ import annotations
+
+from agent_core.permissions.file_args.archives import tar_uses, unzip_uses, zip_uses
+from agent_core.permissions.file_args.awk import AwkProgram, awk_program, awk_uses
+from agent_core.permissions.file_args.copiers import copier_uses
+from agent_core.permissions.file_args.coreutils import COREUTILS, cd_uses, dd_uses
+from agent_core.permissions.file_args.git import GIT_GLOBAL_VALUES, GitCall, git_uses, split_git
+from agent_core.permissions.file_args.interpreters import INTERPRETERS, PYTHON, interpreter_uses
+from agent_core.permissions.file_args.jq import jq_uses
+from agent_core.permissions.file_args.model import FileUse, TreeRead
+from agent_core.permissions.file_args.search import SEARCH_SPECS, find_uses
+from agent_core.permissions.file_args.sed import SedScript, sed_script, sed_uses
+from agent_core.permissions.file_args.spec import ArgSpec, generic_uses, long_option
+from agent_core.permissions.shell_model import SimpleCommand
+from agent_core.permissions.shell_wrappers import Word
+
+__all__ = [
+    "GIT_GLOBAL_VALUES",
+    "SPECS",
+    "ArgSpec",
+    "AwkProgram",
+    "FileUse",
+    "GitCall",
+    "SedScript",
+    "TreeRead",
+    "awk_program",
+    "file_uses",
+    "long_option",
+    "sed_script",
+    "split_git",
+]
+
+
+SPECS: dict[str, ArgSpec] = {**COREUTILS, **SEARCH_SPECS}
+
+# Programs that read arguments of the form @FILE as more arguments.
+_RESPONSE_FILES = frozenset({
+    "gcc", "g++", "cc", "c++", "clang", "clang++", "ld", "javac", "java", "7z", "7za",
+    "rustc", "nvcc", "ar", "dotnet", "csc", "kotlinc", "scalac",
+})  # fmt: skip
+
+
+_HANDLERS = {
+    "find": find_uses,
+    "sed": sed_uses,
+    "gsed": sed_uses,
+    "awk": awk_uses,
+    "gawk": awk_uses,
+    "mawk": awk_uses,
+    "nawk": awk_uses,
+    "jq": jq_uses,
+    "gojq": jq_uses,
+    "yq": lambda args: jq_uses(args, yq=True),
+    "cd": cd_uses,
+    "pushd": cd_uses,
+    "dd": dd_uses,
+    "tar": tar_uses,
+    "gtar": tar_uses,
+    "bsdtar": tar_uses,
+    "zip": zip_uses,
+    "unzip": unzip_uses,
+    "rsync": lambda args: copier_uses(args, rsync=True),
+    "scp": lambda args: copier_uses(args, rsync=False),
+    "git": git_uses,
+}
+
+
+def file_uses(cmd: SimpleCommand) -> FileUse:
+    """What ``cmd`` reads, writes and runs, as far as its words tell; empty for unknown programs."""
+    name = cmd.name
+    args = list(cmd.argv[1:])
+    handler = _HANDLERS.get(name)
+    if handler is not None:
+        use = handler(args)
+    elif PYTHON.fullmatch(name) or name in INTERPRETERS:
+        use = interpreter_uses(name, args)
+    elif name in SPECS:
+        use = generic_uses(name, SPECS[name], args)
+    else:
+        use = FileUse()
+    if name in _RESPONSE_FILES:
+        for word in args:
+            if word.text.startswith("@") and len(word.text) > 1:
+                use.read(Word(word.text[1:], word.dynamic))
+    return use
