@@ -8,31 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from agent_core.config.paths import MewcodePaths
+from agent_core.config.rule_syntax import BUILTIN_TOOLS
 from agent_core.config.settings import MODES, RuleEntry, Settings
 from agent_core.errors import MewCodeError
 from agent_core.permissions.engine import PermissionPolicy, PermissionRequest, decide
-
-# Built-in tools: (permission kind, read-only). MCP tools are "other", read-only only
-# when their server marks them readOnlyHint.
-BUILTIN_TOOLS: dict[str, tuple[str, bool]] = {
-    "Read": ("read", True),
-    "Glob": ("read", True),
-    "Grep": ("read", True),
-    "LS": ("read", True),
-    "Write": ("edit", False),
-    "Edit": ("edit", False),
-    "MultiEdit": ("edit", False),
-    "NotebookEdit": ("edit", False),
-    "Bash": ("bash", False),
-    "BashOutput": ("read", True),
-    "KillShell": ("other", False),
-    "WebFetch": ("web", True),
-    "TodoWrite": ("other", True),
-    "ExitPlanMode": ("other", True),
-    "Skill": ("other", True),
-    "Task": ("other", True),
-    "Remember": ("other", False),
-}
 
 USAGE = "usage: mewcode permissions check TOOL 'JSON INPUT' [--mode MODE]"
 

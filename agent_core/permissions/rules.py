@@ -18,6 +18,11 @@ from typing import Any, NamedTuple
 
 import pathspec
 
+# The rule syntax lives in config (settings check rules without importing the engine);
+# re-exported here for the engine's users.
+from agent_core.config.rule_syntax import ParsedRule as ParsedRule
+from agent_core.config.rule_syntax import parse_rule as parse_rule
+from agent_core.config.rule_syntax import rule_problem as rule_problem
 from agent_core.config.settings import RuleEntry
 from agent_core.permissions.actions import EDIT_FAMILY, READ_FAMILY, Action, Search
 from agent_core.permissions.file_args import split_git
@@ -31,35 +36,7 @@ from agent_core.permissions.paths import (
 )
 from agent_core.permissions.shell_wrappers import Word, basename
 
-_RULE = re.compile(r"^\s*([A-Za-z0-9_.*\-]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
 _SHELL_SAFE = re.compile(r"^[^\s'\"\\]+$")
-
-
-class ParsedRule(NamedTuple):
-    tool: str
-    spec: str | None  # None for a bare tool name
-
-
-@functools.lru_cache(maxsize=1024)
-def parse_rule(text: str) -> ParsedRule | None:
-    """Split ``Tool(spec)``; None when the text is not a rule."""
-    match = _RULE.match(text)
-    if not match:
-        return None
-    spec = match.group(2)
-    return ParsedRule(match.group(1), spec.strip() if spec and spec.strip() else None)
-
-
-def rule_problem(text: str) -> str | None:
-    """A one-line reason why ``text`` is not a valid rule, for settings validation."""
-    parsed = parse_rule(text)
-    if parsed is None:
-        return f"not a permission rule (expected Tool or Tool(specifier)): {text}"
-    if parsed.tool == "WebFetch" and parsed.spec and not parsed.spec.startswith("domain:"):
-        return f"WebFetch rules take domain:HOST: {text}"
-    if parsed.tool.startswith("mcp__") and parsed.spec:
-        return f"MCP rules take no specifier: {text}"
-    return None
 
 
 def shell_word(text: str) -> str:

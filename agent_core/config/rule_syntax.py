@@ -1,0 +1,95 @@
+"""The text form of permission rules, ``Tool`` or ``Tool(specifier)``, and its checks.
+
+Settings are read before the first frame, and importing ``agent_core.permissions``
+costs about 100 ms (the engine and the shell analyzer), so the syntax and the
+built-in tool table live here; the engine imports them from this module.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Collection
+from typing import NamedTuple
+
+# Built-in tools: (permission kind, read-only). MCP tools are "other", read-only only
+# when their server marks them readOnlyHint.
+BUILTIN_TOOLS: dict[str, tuple[str, bool]] = {
+    "Read": ("read", True),
+    "Glob": ("read", True),
+    "Grep": ("read", True),
+    "LS": ("read", True),
+    "Write": ("edit", False),
+    "Edit": ("edit", False),
+    "MultiEdit": ("edit", False),
+    "NotebookEdit": ("edit", False),
+    "Bash": ("bash", False),
+    "BashOutput": ("read", True),
+    "KillShell": ("other", False),
+    "WebFetch": ("web", True),
+    "TodoWrite": ("other", True),
+    "ExitPlanMode": ("other", True),
+    "Skill": ("other", True),
+    "Task": ("other", True),
+    "Remember": ("other", False),
+}
+
+_RULE = re.compile(r"^\s*([A-Za-z0-9_.*\-]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
+_SYNTAX = "expected Tool or Tool(specifier)"
+_MCP_FORMS = "mcp__server, mcp__server__* or mcp__server__tool"
+
+
+class ParsedRule(NamedTuple):
+    tool: str
+    spec: str | None  # None for a bare tool name
+
+
+@functools.lru_cache(maxsize=1024)
+def parse_rule(text: str) -> ParsedRule | None:
+    """Split ``Tool(spec)``; None when the text is not a rule."""
+    match = _RULE.match(text)
+    if not match:
+        return None
+    spec = match.group(2)
+    return ParsedRule(match.group(1), spec.strip() if spec and spec.strip() else None)
+
+
+def _did_you_mean(tool: str, known: Collection[str]) -> str:
+    import difflib  # only for a rule with a problem
+
+    same_case = [name for name in known if name.lower() == tool.lower()]
+    close = same_case or difflib.get_close_matches(tool, list(known), n=1, cutoff=0.75)
+    if close:
+        return f" (did you mean {close[0]}?)"
+    return f" (built-in tools: {', '.join(known)}, or mcp__server__tool)"
+
+
+def _mcp_problem(text: str, tool: str, has_parens: bool) -> str | None:
+    if has_parens:
+        return f"{text}: MCP rules take no specifier ({_MCP_FORMS})"
+    pieces = tool.split("__")
+    if not all(pieces[1:]) or "*" in pieces[1]:
+        return f"{text}: expected {_MCP_FORMS}"
+    return None
+
+
+def rule_problem(text: str, known_tools: Collection[str] = BUILTIN_TOOLS) -> str | None:
+    """Why ``text`` is not a valid rule, in one line that names it; None when it is valid."""
+    stripped = text.strip()
+    has_parens = "(" in stripped
+    if has_parens != stripped.endswith(")"):
+        missing = "')'" if has_parens else "'('"
+        return f"{text}: unbalanced parenthesis, missing {missing} ({_SYNTAX})"
+    parsed = parse_rule(text)
+    if parsed is None:
+        return f"{text}: not a permission rule ({_SYNTAX})"
+    tool, spec = parsed
+    if tool.startswith("mcp__"):
+        return _mcp_problem(text, tool, has_parens)
+    if tool not in known_tools:
+        return f"{text}: unknown tool {tool}{_did_you_mean(tool, known_tools)}"
+    if has_parens and spec is None:
+        return f"{text}: empty specifier (write {tool} alone to match every {tool} call)"
+    if tool == "WebFetch" and spec and not spec.startswith("domain:"):
+        return f"{text}: WebFetch rules take domain:HOST, e.g. WebFetch(domain:example.com)"
+    return None
