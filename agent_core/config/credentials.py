@@ -21,7 +21,7 @@ def saved_api_key(env: Mapping[str, str], provider: str) -> str | None:
     """The key saved for ``provider`` (anthropic / openai), or None."""
     try:
         data = yaml.safe_load(credentials_path(env).read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError):
+    except (OSError, ValueError, yaml.YAMLError):  # ValueError: not UTF-8
         return None
     entry = data.get(provider) if isinstance(data, dict) else None
     key = entry.get("api_key") if isinstance(entry, dict) else None

@@ -63,6 +63,8 @@ def make_provider(
 
         return DemoProvider(cwd=cwd)
     model = model or env.get("MEWCODE_MODEL") or DEFAULT_MODELS[name]
+    # settings.api_key_env and base_url come from the user's settings file only (never a
+    # project's, see config/settings.py): where the key goes is the user's decision.
     key_env = settings.api_key_env or KEY_ENV[name]
     api_key = env.get(key_env) or saved_api_key(env, name)
     base_url = settings.base_url or env.get(URL_ENV[name]) or None

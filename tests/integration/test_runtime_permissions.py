@@ -11,6 +11,7 @@ from agent_core import events as ev
 from agent_core.agent.runtime import Runtime, RuntimeOptions
 from agent_core.channel import RendezvousChannel
 from agent_core.config.settings import load_settings
+from agent_core.config.trust import record_trust
 from tests.helpers.scripted import ScriptedProvider, Step
 
 
@@ -53,6 +54,7 @@ async def test_always_allow_is_saved_and_honoured_in_the_next_session(paths, pro
     saved = yaml.safe_load(paths.local_settings.read_text())
     assert saved["permissions"]["allow"] == ["Bash(touch:*)"]
 
+    record_trust(paths)  # settings.local.yaml lives in the checkout: it applies once trusted
     runtime, seen = await turn(
         paths, project, [bash("b2", "touch two.txt"), Step(text="ok")], "deny"
     )
@@ -125,11 +127,12 @@ async def test_audit_log_records_decisions_and_runs_without_secrets(
 
 async def test_always_allow_with_a_broken_local_settings_file_loses_nothing(paths, project) -> None:
     paths.local_settings.parent.mkdir(parents=True)
-    paths.local_settings.write_text("permissions: [unclosed\n")
+    # Broken, but without rules (a broken file that may hold rules stops mewcode).
+    paths.local_settings.write_text("model: [unclosed\n")
     _, seen = await turn(
         paths, project, [bash("b1", "touch one.txt"), Step(text="ok")], "allow_always"
     )
     assert (project / "one.txt").exists()  # the user's yes still counts
     notices = [e.message for e in seen if isinstance(e, ev.Notice)]
     assert any("rule not saved" in n and "settings.local.yaml" in n for n in notices)
-    assert paths.local_settings.read_text() == "permissions: [unclosed\n"
+    assert paths.local_settings.read_text() == "model: [unclosed\n"

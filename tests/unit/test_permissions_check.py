@@ -34,7 +34,7 @@ def test_blacklisted_command_reports_layer_and_rule(paths: MewcodePaths, home: P
 def test_rules_from_the_settings_files_apply(paths: MewcodePaths, home: Path) -> None:
     append_rule(paths.project_settings, "allow", "Bash(npm run test:*)")
     append_rule(paths.local_settings, "deny", "Bash(git push:*)")
-    settings = load_settings(paths)
+    settings = load_settings(paths, trust_project=True)  # the project's allow rule needs trust
     allowed = check_json("Bash", '{"command": "npm run test -- -x"}', None, paths, settings,
                          home=home)  # fmt: skip
     assert allowed == {"decision": "allow", "layer": "rules",
