@@ -22,7 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="mewcode",
         description="MewCode: a terminal AI coding agent. Without -p, opens the full-screen UI.",
-        epilog="Subcommands: mewcode permissions check TOOL 'JSON' [--mode M] · "
+        epilog="Subcommands: mewcode permissions check TOOL 'JSON' [--mode M] [--trust-project] · "
         "mewcode sandbox check",
     )
     p.add_argument("prompt", nargs="?", help="prompt (with -p), or the first message in the UI")
@@ -73,6 +73,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--cwd", help="project directory (default: the current directory)")
     p.add_argument("--inline", action="store_true", help="run the UI inline, not full-screen")
+    p.add_argument(
+        "--trust-project",
+        action="store_true",
+        help="trust this project's .mewcode settings for this run (not recorded; "
+        "the UI's trust dialog records it)",
+    )
     return p
 
 
@@ -138,7 +144,8 @@ def _setup(args: argparse.Namespace):
     cwd = resolve_cwd(args.cwd)
     paths = MewcodePaths.from_env(cwd)
     setup_debug_log(paths.home)
-    settings = load_settings(paths)
+    # PermissionsUnreadable (a ConfigError) stops here, before anything runs.
+    settings = load_settings(paths, trust_project=getattr(args, "trust_project", False))
     return cwd, paths, settings
 
 
@@ -190,35 +197,38 @@ def headless_command(args: argparse.Namespace) -> int:
 
 def tui_command(args: argparse.Namespace) -> int:
     from mewcode_tui.app_runner import TuiOptions, run_tui
+    from mewcode_tui.session_start import StartFlags, options_for
 
     cwd, paths, settings = _setup(args)
-    provider = "demo" if args.demo else args.provider
-    if provider is None:
-        from agent_core.llm.factory import detect_provider
-
-        provider = detect_provider(settings, os.environ)
-    return run_tui(
-        TuiOptions(
-            cwd=cwd,
-            paths=paths,
-            settings=settings,
-            provider_name=provider,
-            model=args.model or settings.model,
-            mode=args.permission_mode or settings.default_mode,
-            inline=args.inline,
-            resume_id=args.resume,
-            continue_latest=args.continue_latest,
-            demo=args.demo,
-            prompt=args.prompt,
-        )
+    flags = StartFlags(
+        provider="demo" if args.demo else args.provider,
+        model=args.model,
+        mode=args.permission_mode,
     )
+    options = TuiOptions(
+        cwd=cwd,
+        paths=paths,
+        settings=settings,
+        inline=args.inline,
+        resume_id=args.resume,
+        continue_latest=args.continue_latest,
+        demo=args.demo,
+        prompt=args.prompt,
+        flags=flags,
+        ask_trust=not settings.project_trusted,
+    )
+    return run_tui(options_for(options, settings, os.environ))
 
 
 def permissions_command(argv: list[str]) -> int:
-    """`mewcode permissions check TOOL 'JSON' [--mode M] [--cwd DIR]`: a dry run, runs nothing."""
+    """`mewcode permissions check TOOL 'JSON' [options]`: a dry run of the layers, runs nothing."""
+    usage = (
+        "usage: mewcode permissions check TOOL 'JSON INPUT' [--mode M] [--cwd DIR] "
+        "[--trust-project]"
+    )
     if not argv or argv[0] != "check":
-        return fail("usage: mewcode permissions check TOOL 'JSON INPUT' [--mode M] [--cwd DIR]", 2)
-    rest, cwd = [], None
+        return fail(usage, 2)
+    rest, cwd, trust = [], None, False
     args = argv[1:]
     while args:
         arg = args.pop(0)
@@ -226,11 +236,15 @@ def permissions_command(argv: list[str]) -> int:
             cwd = args.pop(0)
         elif arg.startswith("--cwd="):
             cwd = arg.split("=", 1)[1]
+        elif arg == "--trust-project":
+            trust = True
         else:
             rest.append(arg)
     from agent_core.permissions.check import run_check
 
-    _, paths, settings = _setup(argparse.Namespace(cwd=cwd))
+    _, paths, settings = _setup(argparse.Namespace(cwd=cwd, trust_project=trust))
+    for problem in settings.problems:  # the same warnings -p and the UI show
+        sys.stderr.write(f"mewcode: warning: {problem}\n")
     code, text = run_check(rest, paths, settings)
     (sys.stdout if code == 0 else sys.stderr).write(text + "\n")
     return code

@@ -10,7 +10,7 @@ import asyncio
 import importlib
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,15 @@ from agent_core.config.settings import Settings
 
 # The SDK module each provider uses, imported ahead of the first request.
 SDK_MODULES = {"anthropic": "anthropic", "openai": "openai"}
+
+
+@dataclass(frozen=True)
+class StartFlags:
+    """What the command line chose itself; settings decide the rest (again after trust)."""
+
+    provider: str | None = None  # --provider, or "demo" for --demo
+    model: str | None = None
+    mode: str | None = None  # --permission-mode
 
 
 @dataclass
@@ -36,6 +45,8 @@ class TuiOptions:
     continue_latest: bool = False
     demo: bool = False
     prompt: str | None = None  # first message to send once ready
+    flags: StartFlags = field(default_factory=StartFlags)
+    ask_trust: bool = False  # an untrusted project: the trust dialog comes first
 
     @property
     def needs_setup(self) -> bool:
@@ -110,6 +121,46 @@ def options_after_setup(options: TuiOptions, choice: Any) -> tuple[TuiOptions, d
         settings=settings,
     )
     return updated, env
+
+
+def options_for(options: TuiOptions, settings: Settings, env: Mapping[str, str]) -> TuiOptions:
+    """The options with ``settings`` in force: flags first, then what the settings say."""
+    from agent_core.llm.factory import detect_provider
+
+    flags = options.flags
+    provider = "demo" if options.demo else flags.provider or detect_provider(settings, env)
+    return replace(
+        options,
+        settings=settings,
+        provider_name=provider,
+        model=flags.model or settings.model,
+        mode=flags.mode or settings.default_mode,
+    )
+
+
+def trust_project(
+    options: TuiOptions, env: Mapping[str, str] | None = None
+) -> tuple[TuiOptions, list[str]]:
+    """ "Trust this folder": record it, reload the settings in full; (options, notes for the user).
+
+    When the reload fails the options stay restricted; when only recording fails
+    the folder is trusted for this session.
+    """
+    from agent_core.config.settings import load_settings
+    from agent_core.config.trust import record_trust
+    from agent_core.errors import ConfigError
+
+    notes: list[str] = []
+    options = replace(options, ask_trust=False)
+    try:
+        record_trust(options.paths)
+    except ConfigError as exc:
+        notes.append(f"Trusted for this session only: {exc}")
+    try:
+        settings = load_settings(options.paths, trust_project=True)
+    except ConfigError as exc:
+        return options, [f"Still restricted: {exc}"]
+    return options_for(options, settings, env if env is not None else os.environ), notes
 
 
 def replace_settings(settings: Settings, **changes: Any) -> Settings:

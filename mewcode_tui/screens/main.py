@@ -12,6 +12,7 @@ import gc
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from textual import work
@@ -141,14 +142,37 @@ class MainScreen(Screen):
         self.refresh_bindings()  # a late footer missed the first bindings update
 
     def begin(self) -> None:
-        """Ask for a provider on first run, else start the session."""
-        if self.provider is None and self.options.needs_setup:
+        """Ask whether to trust an untrusted project, then for a provider on first run; start."""
+        if self.options.ask_trust:
+            from mewcode_tui.screens.trust import trust_screen
+
+            self.status.phase = "trust"
+            self.app.push_screen(trust_screen(self.paths, self.options.settings), self._trusted)
+        elif self.provider is None and self.options.needs_setup:
             from mewcode_tui.screens.setup import SetupScreen
 
             self.status.phase = "setup"
             self.app.push_screen(SetupScreen(), self._setup_chosen)
         else:
             self.start_session()
+
+    def _trusted(self, answer: str | None) -> None:
+        from mewcode_tui.session_start import trust_project
+
+        if answer == "quit":
+            self.app.exit(0)
+            return
+        if answer == "trust":
+            self.options, notes = trust_project(self.options, self._env)
+            for note in notes:
+                self.say(note, "warning")
+        else:
+            self.options = replace(self.options, ask_trust=False)
+            self.say("Not trusted: this folder's settings only make things stricter this time.")
+        self.settings = self.options.settings
+        self.mode = self.status.mode = self.options.mode
+        self.status.model = self.options.model or ""
+        self.begin()
 
     def _setup_chosen(self, choice: Any) -> None:
         from mewcode_tui.screens.setup import apply_setup

@@ -1,0 +1,131 @@
+"""The trust dialog: "Do you trust the files in this folder?" on first open (SPEC §6).
+
+Until the user trusts a folder, its ``.mewcode/`` settings only make things
+stricter. The screen is pure: it dismisses with ``"trust"``, ``"restricted"``
+or ``"quit"``; the main screen records the answer. Keys are ignored for a short
+guard after opening so typing ahead into the prompt cannot trust a folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar, Literal
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.reactive import var
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+from agent_core.config.paths import MewcodePaths
+from agent_core.config.settings import Settings
+
+TrustAnswer = Literal["trust", "restricted", "quit"]
+DEFAULT_KEY_GUARD = 0.4
+
+EXPLANATION = (
+    "Settings in a folder's .mewcode/ come from whoever wrote it. Until you trust it they "
+    "can only make MewCode stricter: deny and ask rules and a stricter mode apply; allow "
+    "rules, looser modes, extra directories, hooks and MCP servers wait. Where your API "
+    "key is sent is never read from a folder."
+)
+
+
+def skipped_lines(skipped: list[tuple[str, list[str]]]) -> str:
+    """What trusting would turn on, one line per file."""
+    if not skipped:
+        return "Nothing yet: no settings here wait for trust (ones added later would)."
+    return "\n".join(f"• {file}: {', '.join(keys)}" for file, keys in skipped)
+
+
+class TrustScreen(ModalScreen[TrustAnswer]):
+    """Asks whether to trust the project folder."""
+
+    CSS_PATH = "trust.tcss"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1,y", "choose('trust')", "Trust this folder", key_display="1/y"),
+        Binding("2,n,escape", "choose('restricted')", "Not now", key_display="2/n"),
+        Binding("q", "choose('quit')", "Quit"),
+    ]
+
+    guarded: var[bool] = var(True, toggle_class="-guarded")
+
+    def __init__(
+        self,
+        project: str,
+        skipped: list[tuple[str, list[str]]],
+        remembered_in: str,
+        *,
+        key_guard: float = DEFAULT_KEY_GUARD,
+    ) -> None:
+        super().__init__()
+        self.project = project
+        self.skipped = skipped
+        self.remembered_in = remembered_in
+        self.key_guard = key_guard
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static("Do you trust the files in this folder?", id="title")
+            yield Static(Content(self.project), id="project")
+            yield Static(EXPLANATION, id="explanation")
+            yield Static("Trusting it turns on:", id="skipped-title")
+            with VerticalScroll(id="skipped"):
+                yield Static(Content(skipped_lines(self.skipped)))
+            yield Static(self._options(), id="options")
+        yield Footer()
+
+    def _options(self) -> Content:
+        return Content.assemble(
+            Content.from_markup(
+                "[@click=screen.choose('trust')][b]1[/b] Yes, trust this folder[/]"
+            ),
+            Content(f" (remembered in {self.remembered_in})\n"),
+            Content.from_markup(
+                "[@click=screen.choose('restricted')][b]2[/b] Not now: continue restricted "
+                "(asked again next time)[/]\n"
+                "[@click=screen.choose('quit')][b]q[/b] Quit[/]"
+            ),
+        )
+
+    def on_mount(self) -> None:
+        if self.key_guard > 0:
+            self.set_timer(self.key_guard, self._end_guard)
+        else:
+            self._end_guard()
+
+    def _end_guard(self) -> None:
+        self.guarded = False
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "choose" and self.guarded:
+            return None  # shown dimmed in the footer, not run
+        return True
+
+    def action_choose(self, answer: TrustAnswer) -> None:
+        """Answer and close."""
+        self.dismiss(answer)
+
+
+def trust_screen(
+    paths: MewcodePaths, settings: Settings, *, home: Path | None = None
+) -> TrustScreen:
+    """The dialog for this project: what its files set that waits for trust."""
+    from mewcode_tui.widgets.status_bar import short_path
+
+    skipped = []
+    for entry in settings.skipped_until_trust:
+        file = Path(entry.file)
+        label = (
+            str(file.relative_to(paths.project))
+            if file.is_relative_to(paths.project)
+            else entry.file
+        )
+        skipped.append((label, list(entry.keys)))
+    return TrustScreen(
+        short_path(paths.project, home), skipped, short_path(paths.user_settings, home)
+    )

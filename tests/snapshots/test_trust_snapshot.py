@@ -1,0 +1,36 @@
+"""SVG snapshot of the trust dialog at 80x24, the smallest terminal we support.
+
+Update after an intended visual change with ``pytest tests/snapshots --snapshot-update``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mewcode_tui.screens.trust import TrustScreen
+from tests.snapshots.test_modal_snapshots import ScreenHost
+
+
+@pytest.fixture(autouse=True)
+def colors_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+
+def test_trust_dialog_80x24(snap_compare, paths) -> None:
+    screen = TrustScreen(
+        "~/code/shop",
+        [
+            (
+                ".mewcode/settings.yaml",
+                [
+                    "permissions.allow (3 rules)",
+                    "permissions.defaultMode (bypassPermissions)",
+                    "hooks",
+                ],
+            ),
+            (".mewcode/settings.local.yaml", ["permissions.additionalDirectories"]),
+        ],
+        "~/.mewcode/settings.yaml",
+        key_guard=0,
+    )
+    assert snap_compare(ScreenHost(paths, screen), terminal_size=(80, 24))

@@ -1,0 +1,145 @@
+"""The trust dialog on first open of an untrusted project (SPEC §6 "Project trust").
+
+Driven through the real app and the real Runtime: trusting records the project
+in the user's settings and loads its allow rules; "not now" keeps it restricted
+and says what was skipped; keys typed before the guard ends do nothing.
+"""
+
+from __future__ import annotations
+
+import yaml
+
+from agent_core.agent.runtime import Runtime, RuntimeOptions
+from agent_core.config.settings import RuleEntry, load_settings
+from mewcode_tui.app import MewCodeApp
+from mewcode_tui.screens.trust import TrustScreen
+from mewcode_tui.session_start import TuiOptions
+from mewcode_tui.transcript import NoticeEntry
+from tests.helpers.scripted import EchoTool, ScriptedProvider, Step
+from tests.tui.conftest import wait_until
+
+SIZE = (80, 24)
+
+
+def untrusted_project(paths) -> None:
+    paths.user_settings.parent.mkdir(parents=True, exist_ok=True)
+    paths.user_settings.write_text("# mine\ntheme: mewcode-dark\n")
+    paths.project_settings.parent.mkdir(parents=True, exist_ok=True)
+    paths.project_settings.write_text(
+        "permissions:\n  allow: ['Bash(make:*)']\n  deny: ['Bash(git push:*)']\n"
+        "  defaultMode: acceptEdits\n"
+    )
+
+
+def make_app(paths, project) -> MewCodeApp:
+    settings = load_settings(paths)
+    options = TuiOptions(
+        cwd=project, paths=paths, settings=settings, ask_trust=not settings.project_trusted
+    )
+
+    async def opener(opts, provider):
+        return await Runtime.open(
+            RuntimeOptions(
+                cwd=opts.cwd,
+                paths=opts.paths,
+                settings=opts.settings,
+                provider=provider,
+                mode=opts.mode,
+                tools=[EchoTool()],
+            )
+        )
+
+    provider = ScriptedProvider([Step(text="hi")])
+    return MewCodeApp(options, provider=provider, opener=opener, clock=lambda: 0.0)
+
+
+async def open_dialog(pilot, app) -> TrustScreen:
+    await wait_until(pilot, lambda: isinstance(app.screen, TrustScreen))
+    dialog = app.screen
+    await wait_until(pilot, lambda: not dialog.guarded)
+    return dialog
+
+
+def notices(screen) -> list[str]:
+    return [e.text for e in screen.transcript.entries if isinstance(e, NoticeEntry)]
+
+
+def project_rules(screen, paths) -> list[RuleEntry]:
+    return [r for r in screen.runtime.rules() if r.source == str(paths.project_settings)]
+
+
+async def test_trusting_records_it_and_loads_the_projects_allow_rules(paths, project) -> None:
+    untrusted_project(paths)
+    app = make_app(paths, project)
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = await open_dialog(pilot, app)
+        shown = str(dialog.query_one("#skipped Static").render())
+        assert ".mewcode/settings.yaml: permissions.allow (1 rule)" in shown
+        assert "permissions.defaultMode (acceptEdits)" in shown
+        await pilot.press("1")
+        screen = app.main_screen
+        await wait_until(pilot, lambda: screen.runtime is not None)
+        assert {r.rule for r in project_rules(screen, paths)} == {
+            "Bash(make:*)",
+            "Bash(git push:*)",
+        }
+        assert screen.runtime.mode == "acceptEdits" and screen.status.mode == "acceptEdits"
+        assert not any("not applied until you trust" in n for n in notices(screen))
+    text = paths.user_settings.read_text()
+    assert text.startswith("# mine\ntheme: mewcode-dark\n")  # the user's lines kept
+    assert yaml.safe_load(text)["trustedProjects"] == [str(project)]
+    assert load_settings(paths).project_trusted  # asked once: the next start is trusted
+
+
+async def test_not_now_stays_restricted_and_says_what_was_skipped(paths, project) -> None:
+    untrusted_project(paths)
+    app = make_app(paths, project)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_dialog(pilot, app)
+        await pilot.press("2")
+        screen = app.main_screen
+        await wait_until(pilot, lambda: screen.runtime is not None)
+        await pilot.pause()
+        rules = project_rules(screen, paths)
+        assert [(r.rule, r.kind) for r in rules] == [("Bash(git push:*)", "deny")]
+        assert screen.runtime.mode == "default"
+        skipped = [n for n in notices(screen) if "not applied until you trust" in n]
+        assert skipped == [
+            f"{paths.project_settings}: not applied until you trust this project: "
+            "permissions.allow (1 rule), permissions.defaultMode (acceptEdits) (trust it in the "
+            "dialog when mewcode opens, or run with --trust-project)"
+        ]
+    assert "trustedProjects" not in paths.user_settings.read_text()
+
+
+async def test_quit_leaves_without_recording_anything(paths, project) -> None:
+    untrusted_project(paths)
+    app = make_app(paths, project)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_dialog(pilot, app)
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.main_screen.runtime is None
+    assert app.return_code == 0
+    assert "trustedProjects" not in paths.user_settings.read_text()
+
+
+async def test_keys_typed_as_the_dialog_opens_do_not_trust(paths, project) -> None:
+    untrusted_project(paths)
+    app = make_app(paths, project)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, TrustScreen))
+        await pilot.press("1", "y")  # typed ahead, inside the guard
+        assert isinstance(app.screen, TrustScreen) and app.screen.guarded
+    assert "trustedProjects" not in paths.user_settings.read_text()
+
+
+async def test_a_trusted_project_opens_without_the_dialog(paths, project) -> None:
+    untrusted_project(paths)
+    paths.user_settings.write_text(f"trustedProjects: ['{project}']\n")
+    app = make_app(paths, project)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.main_screen
+        await wait_until(pilot, lambda: screen.runtime is not None)
+        assert not isinstance(app.screen, TrustScreen)
+        assert "Bash(make:*)" in {r.rule for r in project_rules(screen, paths)}
