@@ -16,19 +16,12 @@ from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from agent_core.permissions.file_args import FileUse, TreeRead, file_uses
-from agent_core.permissions.paths import (
-    ResolvedPath,
-    TreeTooLarge,
-    expand_glob,
-    expand_home,
-    is_pattern,
-    resolve,
-    root_of,
-    walk_tree,
-)
+from agent_core.permissions.globs import expand_glob, is_pattern
+from agent_core.permissions.paths import ResolvedPath, expand_home, resolve, root_of
 from agent_core.permissions.readonly import is_read_only
 from agent_core.permissions.shell_model import ParsedCommand, SimpleCommand
 from agent_core.permissions.shell_wrappers import Word, basename
+from agent_core.permissions.tree_walk import TreeTooLarge, walk_tree
 
 READ_FAMILY = frozenset({"Read", "Glob", "Grep", "LS", "NotebookRead"})
 EDIT_FAMILY = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})

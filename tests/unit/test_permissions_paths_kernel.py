@@ -11,7 +11,8 @@ import pytest
 from agent_core.config.settings import RuleEntry
 from agent_core.permissions import PermissionPolicy, PermissionRequest, decide
 from agent_core.permissions.check import BUILTIN_TOOLS
-from agent_core.permissions.paths import expand_glob, follow, resolve
+from agent_core.permissions.globs import expand_glob
+from agent_core.permissions.paths import follow, resolve
 
 
 class Layout(NamedTuple):
