@@ -7,7 +7,8 @@ from typing import Any
 
 from agent_core.permissions.shell import MAX_DEPTH, parse_text
 from agent_core.permissions.shell_context import ParseContext, ParseState, sink_of
-from agent_core.permissions.shell_lexer import ARITH_MARK, arithmetic_names, expansions, param_kind
+from agent_core.permissions.shell_expansions import arithmetic_names, expansions, param_kind
+from agent_core.permissions.shell_lexer import ARITH_MARK
 from agent_core.permissions.shell_model import SimpleCommand
 
 SUBSCRIPT_CODE = re.compile(r"\[[^\]\n]{0,200}?(\$\(|`|\$\{)")

@@ -12,7 +12,8 @@ import re
 import shlex
 from typing import NamedTuple
 
-from agent_core.permissions.shell_lexer import ARITH_MARK, Expansion, expansions
+from agent_core.permissions.shell_expansions import Expansion, expansions
+from agent_core.permissions.shell_lexer import ARITH_MARK
 from agent_core.permissions.shell_text import unquote
 from agent_core.permissions.shell_wrappers import Word
 
