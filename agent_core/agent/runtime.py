@@ -30,7 +30,7 @@ from agent_core.errors import ChannelClosed, MewCodeError
 from agent_core.llm.base import ChatRequest, Provider
 from agent_core.llm.pricing import cost_usd, model_info
 from agent_core.memory.files import load_memory
-from agent_core.messages import Message
+from agent_core.messages import Message, TextBlock, user_text
 from agent_core.sandbox.session import (
     UNSANDBOXED_NOTICE,
     session_policy,
@@ -292,6 +292,7 @@ class Runtime:
             on_usage=lambda usage: self._account(usage, emit),
         )
         self.last_stats = loop.stats
+        text = self._sized_prompt(text)
         self._task = asyncio.create_task(loop.run(f"turn_{next(_turn_ids)}", text))
         try:
             return await asyncio.shield(self._task)
@@ -303,6 +304,12 @@ class Runtime:
             except (asyncio.CancelledError, ChannelClosed):
                 pass
             raise
+
+    def _sized_prompt(self, text: str) -> str:
+        """A prompt over the spill limit becomes a preview and a file, as a tool result does."""
+        shaped = self.store.at_rest_size(user_text(text))
+        block = shaped.content[0] if len(shaped.content) == 1 else None
+        return block.text if isinstance(block, TextBlock) else text
 
     async def _account(self, usage: Usage, emit) -> None:
         self.usage = self.usage + usage
@@ -332,7 +339,10 @@ class Runtime:
     async def new_session(self) -> None:
         """Start a fresh session (``/clear``); the old one stays on disk."""
         store = SessionStore.create(
-            self.opts.paths, model=self.provider.model, provider=self.provider.name
+            self.opts.paths,
+            model=self.provider.model,
+            provider=self.provider.name,
+            spill_bytes=self.settings.limits.spill_bytes,
         )
         self._switch(store, [], [])
 
@@ -340,7 +350,9 @@ class Runtime:
         """Switch to a saved session of this project (``/resume``); returns load warnings."""
         if self.running:
             raise MewCodeError("a turn is running: wait for it or press Esc first")
-        store, loaded = SessionStore.open(self.opts.paths, session_id)
+        store, loaded = SessionStore.open(
+            self.opts.paths, session_id, spill_bytes=self.settings.limits.spill_bytes
+        )
         self._switch(store, loaded.messages, loaded.warnings)
         return loaded.warnings
 

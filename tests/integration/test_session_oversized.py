@@ -77,3 +77,30 @@ def test_a_fork_of_a_big_message_keeps_only_the_preview(paths: MewcodePaths) -> 
     assert fork.path.stat().st_size < 8_000
     assert loaded.messages[0].text().startswith("BEGIN-OF-PASTE")
     assert len(loaded.messages[0].text()) < 5_000
+
+
+def test_a_huge_prompt_is_previewed_in_its_own_turn_too(
+    fake_llm, project: Path, mewcode_home: Path
+) -> None:
+    huge = big_text(2_000_000)
+    env = {**os.environ, **fake_llm.env("anthropic"), "MEWCODE_HOME": str(mewcode_home)}
+    fake_llm.script(
+        [
+            {"tool_calls": [{"id": "r1", "name": "LS", "input": {"path": "."}}]},
+            {"text": "read the preview"},
+        ]
+    )
+    proc = subprocess.run(
+        [*MEWCODE, "-p", "--cwd", str(project)],
+        input=huge,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    sizes = [len(json.dumps(r.body)) for r in fake_llm.requests]
+    assert len(sizes) == 2 and max(sizes) < 100_000
+    saved = list(mewcode_home.rglob("message-*.txt"))
+    assert len(saved) == 1 and saved[0].read_text() == huge
+    assert "END-OF-PASTE" not in json.dumps(fake_llm.requests[0].body)
