@@ -29,6 +29,7 @@ class SettingsPermissionGate:
         settings: Settings,
         cli_rules: list[RuleEntry],
         mode: Callable[[], str],
+        readable_dirs: Callable[[], list[Path]] = list,
     ) -> None:
         self.paths = paths
         self.settings = settings
@@ -36,6 +37,7 @@ class SettingsPermissionGate:
         self._session_rules: list[RuleEntry] = []
         self._saved_rules = list(settings.rules)
         self._mode = mode
+        self._readable_dirs = readable_dirs
 
     def all_rules(self) -> list[RuleEntry]:
         """Every rule in force, with the file (or 'session' / 'cli') it came from."""
@@ -52,6 +54,7 @@ class SettingsPermissionGate:
             rules=self.all_rules(),
             mode=self._mode(),
             home=Path.home(),
+            read_dirs=self._readable_dirs(),
         )
 
     def decide(self, tool: Tool, args_raw: dict[str, Any]) -> PermissionVerdict:

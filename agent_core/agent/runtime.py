@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -94,7 +95,12 @@ class Runtime:
             tools = opts.tools
         self.registry = ToolRegistry(tools)
         self.gate = SettingsPermissionGate(
-            opts.paths, opts.settings, opts.cli_rules, lambda: self.mode
+            opts.paths,
+            opts.settings,
+            opts.cli_rules,
+            lambda: self.mode,
+            # Spilled output is the agent's to read back (Read, Grep), and no other session's.
+            readable_dirs=lambda: [Path(os.path.realpath(self.store.dir / "tool-results"))],
         )
         self._file_stamps: dict[str, Any] = {}
         limits = opts.settings.limits

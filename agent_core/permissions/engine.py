@@ -40,6 +40,7 @@ class PermissionPolicy(msgspec.Struct):
     rules: list[RuleEntry]  # settings rules plus session and CLI rules
     mode: str  # default | acceptEdits | plan | bypassPermissions
     home: Path  # for ~ expansion
+    read_dirs: list[Path] = []  # readable, never writable: the session's own tool-results/
 
 
 class PermissionVerdict(msgspec.Struct):
@@ -80,7 +81,7 @@ def decide(request: PermissionRequest, policy: PermissionPolicy) -> PermissionVe
         actions = bash_actions(parsed, scope)
     else:
         actions = tool_actions(request.tool, request.input, request.read_only, request.kind, scope)
-    if denial := sandbox_denial(actions, scope.root):
+    if denial := sandbox_denial(actions, scope.root, policy.read_dirs):
         return PermissionVerdict("deny", "sandbox", denial)
     return _rules_then_mode(actions, policy, scope, uncertain, risky)
 
