@@ -141,7 +141,9 @@ def options_for(options: TuiOptions, settings: Settings, env: Mapping[str, str])
 def trust_project(
     options: TuiOptions, env: Mapping[str, str] | None = None
 ) -> tuple[TuiOptions, list[str]]:
-    """ "Trust this folder": record it, reload the settings in full; (options, notes for the user).
+    """The answer "trust this folder": record it and reload the settings in full.
+
+    Returns the options and notes for the user.
 
     When the reload fails the options stay restricted; when only recording fails
     the folder is trusted for this session.
