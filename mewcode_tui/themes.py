@@ -205,7 +205,7 @@ def load_themes(app: App, paths: MewcodePaths) -> list[str]:
 
 def _write_cache(path: Path, cache: ThemeCache) -> None:
     try:
-        atomic_write_bytes(path, msgspec.json.encode(cache))
+        atomic_write_bytes(path, msgspec.json.encode(cache), private=True)
     except OSError:
         log.debug("theme cache not written", exc_info=True)  # only a start-up speed-up
 

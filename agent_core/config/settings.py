@@ -650,7 +650,7 @@ def edit_settings(file: Path, change: Callable[[dict[str, Any]], bool]) -> bool:
     data = read_settings_mapping(file)
     if not change(data):
         return False
-    atomic_write_text(file, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    atomic_write_text(file, yaml.safe_dump(data, sort_keys=False, allow_unicode=True), private=True)
     return True
 
 

@@ -90,7 +90,7 @@ def _add_entry(file: Path, entry: str) -> None:
         if listed is None:  # append the key; every other line stays as written
             sep = "" if not text or text.endswith("\n") else "\n"
             file.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write_text(file, f"{text}{sep}{TRUSTED_PROJECTS}:\n{item}\n")
+            atomic_write_text(file, f"{text}{sep}{TRUSTED_PROJECTS}:\n{item}\n", private=True)
             return
         if isinstance(listed, yaml.SequenceNode) and listed.value and not listed.flow_style:
             # A block list: one more "- path" line after its last item, same indentation.
@@ -100,7 +100,7 @@ def _add_entry(file: Path, entry: str) -> None:
             if not lines[last].endswith("\n"):
                 lines[last] += "\n"
             lines.insert(last + 1, " " * listed.start_mark.column + item + "\n")
-            atomic_write_text(file, "".join(lines))
+            atomic_write_text(file, "".join(lines), private=True)
             return
 
     def add(data: dict) -> bool:  # any other shape: rewrite the file

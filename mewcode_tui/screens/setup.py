@@ -7,7 +7,6 @@ provider, model and base URL in ``MEWCODE_HOME/settings.yaml``, the API key in
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import ClassVar, Literal
 from urllib.parse import urlsplit
@@ -26,7 +25,7 @@ from textual.widgets.option_list import Option
 from agent_core.config.paths import MewcodePaths
 from agent_core.config.settings import read_settings_mapping
 from agent_core.errors import ConfigError
-from agent_core.fsutil import atomic_write_text, ensure_dir, fsync_dir
+from agent_core.fsutil import atomic_write_text
 
 Method = Literal["anthropic", "openai", "compatible", "demo"]
 METHODS: tuple[tuple[Method, str], ...] = (
@@ -78,21 +77,6 @@ def validate_choice(method: Method, api_key: str, base_url: str, model: str) -> 
     return SetupChoice("openai", api_key=api_key or None, base_url=base_url, model=model)
 
 
-def _write_private(file: Path, text: str) -> None:
-    """Atomic write of a file that is mode 0600 from its first byte."""
-    ensure_dir(file.parent)
-    tmp = file.with_name(f".{file.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.fchmod(fd, 0o600)  # an older temp file may have had wider permissions
-        os.write(fd, text.encode("utf-8"))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, file)
-    fsync_dir(file.parent)
-
-
 def apply_setup(choice: SetupChoice, paths: MewcodePaths) -> None:
     """Persist a setup choice; the demo is a trial and saves nothing."""
     if choice.provider == "demo":
@@ -109,9 +93,13 @@ def apply_setup(choice: SetupChoice, paths: MewcodePaths) -> None:
         creds = read_settings_mapping(credentials_file(paths))
         creds[choice.provider] = {"api_key": choice.api_key}
         header = "# MewCode API keys, one per provider. Keep this file private (mode 0600).\n"
-        _write_private(credentials_file(paths), header + yaml.safe_dump(creds, sort_keys=True))
+        atomic_write_text(
+            credentials_file(paths), header + yaml.safe_dump(creds, sort_keys=True), private=True
+        )
     atomic_write_text(
-        paths.user_settings, yaml.safe_dump(settings, sort_keys=False, allow_unicode=True)
+        paths.user_settings,
+        yaml.safe_dump(settings, sort_keys=False, allow_unicode=True),
+        private=True,
     )
 
 
