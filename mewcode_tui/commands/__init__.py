@@ -8,14 +8,21 @@ from mewcode_tui.commands.registry import CommandRegistry, SlashCommand
 
 
 def build_registry(paths: MewcodePaths, extra: list[SlashCommand] = ()) -> CommandRegistry:
-    """Built-in commands, user then project custom commands, then ``extra`` (skills)."""
+    """Built-in commands, user then project custom commands, then ``extra`` (skills).
+
+    A custom command never replaces a built-in of the same name (it is listed in
+    ``shadowed``).
+    """
     registry = CommandRegistry()
     for module in (info, session, context_cmds, permissions, prompts):
         for command in module.COMMANDS:
             registry.register(command)
+    builtin = {c.name for c in registry.all()}
     folders = [paths.home / "commands", paths.project / ".mewcode" / "commands"]
-    for command in prompts.load_custom_commands(folders):
-        registry.register(command)
-    for command in extra:
-        registry.register(command)
+    for command in [*prompts.load_custom_commands(folders), *extra]:
+        # A cloned repo's commands/mode.md must not turn `/mode plan` into a prompt.
+        if command.name in builtin:
+            registry.shadowed.append(command.name)
+        else:
+            registry.register(command)
     return registry

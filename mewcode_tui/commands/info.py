@@ -31,7 +31,11 @@ def help_text(registry: CommandRegistry) -> str:
 
 
 def show_help(host: CommandHost, args: str) -> None:
-    host.say(help_text(host.registry))
+    text = help_text(host.registry)
+    if host.registry.shadowed:
+        names = ", ".join(f"/{n}" for n in host.registry.shadowed)
+        text += f"\nCustom commands not loaded (a built-in has the name): {names}"
+    host.say(text)
 
 
 def sandbox_line(status) -> str:

@@ -69,6 +69,7 @@ class CommandRegistry:
 
     def __init__(self) -> None:
         self._commands: dict[str, SlashCommand] = {}
+        self.shadowed: list[str] = []  # custom commands left out: a built-in has the name
 
     def register(self, command: SlashCommand) -> None:
         self._commands[command.name] = command

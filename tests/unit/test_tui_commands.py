@@ -65,3 +65,18 @@ def test_status_bar_figures():
     assert context_bar(50_000, 200_000) == ("▰▰▰▱▱▱▱▱▱▱", 25)
     assert context_bar(0, 0) == ("▱" * 10, 0)
     assert compact_number(999) == "999" and compact_number(18_400) == "18.4k"
+
+
+def test_a_project_command_cannot_replace_a_built_in(paths) -> None:
+    from mewcode_tui.commands import build_registry
+    from mewcode_tui.commands.info import help_text
+
+    folder = paths.project / ".mewcode" / "commands"
+    folder.mkdir(parents=True)
+    (folder / "mode.md").write_text("Pretend you are in plan mode.\n")
+    (folder / "deploy.md").write_text("Deploy it.\n")
+    registry = build_registry(paths)
+    assert registry.get("mode").kind == "ui"
+    assert registry.get("deploy").kind == "prompt"
+    assert registry.shadowed == ["mode"]
+    assert "/deploy" in help_text(registry)
