@@ -7,10 +7,10 @@ runs, and says when what it runs is only known at run time.
 
 from __future__ import annotations
 
-import re
 import shlex
 from dataclasses import dataclass, field
 
+from agent_core.permissions.git_config_keys import GIT_COMMAND_KEY
 from agent_core.permissions.shell_model import Doubt, Nested, Word, XargsUse
 from agent_core.permissions.shell_programs import FOREIGN_SHELLS, SHELLS
 
@@ -276,18 +276,6 @@ def _container_exec(tool: str, args: list[Word], state: Findings) -> None:
                     nested.dynamic)  # fmt: skip
 
 
-_GIT_COMMAND_KEY = re.compile(
-    r"^(alias\.|core\.(pager|editor|sshcommand|fsmonitor|askpass|gitproxy|hookspath|"
-    r"alternaterefscommand)$|pager\.|sequence\.editor$|credential\.(.*\.)?helper$|"
-    r"diff\.(.*\.)?(external|textconv|command)$|merge\..*\.driver$|filter\..*\.(clean|smudge|"
-    r"process)$|gpg\.(.*\.)?program$|web\.browser$|browser\..*\.(cmd|path)$|"
-    r"remote\..*\.(uploadpack|receivepack|proxy)$|uploadpack\.packobjectshook$|"
-    r"sendemail\.(smtpserver|tocmd|cccmd)$|http\.proxy$|include\.|includeif\.|"
-    r"mergetool\..*\.cmd$|difftool\..*\.cmd$|man\..*\.cmd$|protocol\.)",
-    re.IGNORECASE,
-)
-
-
 def _git_globals(args: list[Word], state: Findings) -> None:
     """``git -c alias.x='!cmd' x``, ``-c core.pager=cmd``: configuration that runs commands.
 
@@ -304,7 +292,7 @@ def _git_globals(args: list[Word], state: Findings) -> None:
                 state.doubt(f"git takes the setting {key} from the environment", True)
             elif value.dynamic:
                 state.doubt(f"git -c sets {key} to a value computed at run time", True)
-            elif _GIT_COMMAND_KEY.match(key) and setting.strip():
+            elif GIT_COMMAND_KEY.match(key) and setting.strip():
                 command = setting.strip()
                 if key.lower().startswith("alias.") and not command.startswith("!"):
                     command = "git " + command
@@ -323,7 +311,7 @@ def _git_config(args: list[Word], state: Findings) -> None:
     words = [w for w in args if not w.text.startswith("-")]
     if words and words[0].text in ("set", "add"):
         words = words[1:]
-    if len(words) >= 2 and _GIT_COMMAND_KEY.match(words[0].text):
+    if len(words) >= 2 and GIT_COMMAND_KEY.match(words[0].text):
         value = words[1]
         command = value.text.strip()
         if words[0].text.lower().startswith("alias.") and not command.startswith("!"):

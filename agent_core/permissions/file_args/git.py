@@ -7,17 +7,13 @@ from typing import NamedTuple
 
 from agent_core.permissions.file_args.model import FileUse, TreeRead
 from agent_core.permissions.file_args.spec import fs, long_option
+from agent_core.permissions.git_config_keys import runs_code as git_config_runs_code
 from agent_core.permissions.shell_wrappers import Word
 
 # Global options that take a value (git -C dir, -c key=value...).
 GIT_GLOBAL_VALUES = fs("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path",
                        "--config-env", "--super-prefix", "--list-cmds", "--attr-source")  # fmt: skip
 # -c keys that make git run a program (or load config that may).
-_GIT_CODE_KEYS = re.compile(
-    r"(?i)^(alias\.|core\.(pager|editor|sshcommand|fsmonitor|hookspath|askpass|gitproxy"
-    r"|alternaterefsCommand)|pager\.|diff\.|merge\.|filter\.|credential\.|gpg\.|sequence\."
-    r"|include|uploadpack\.|remote\..*\.(receivepack|uploadpack|vcs)|protocol\.|http\.)"
-)
 # Options after which git shows no file contents.
 _GIT_NO_PATCH = fs("--stat", "--shortstat", "--numstat", "--name-only", "--name-status",
                    "-s", "--no-patch", "--summary", "--dirstat", "--raw", "--oneline-only")  # fmt: skip
@@ -101,7 +97,7 @@ def git_uses(args: list[Word]) -> FileUse:
             use.read(value)
             use.runs_code = True
         elif option == "-c" and value is not None:
-            if value.dynamic or _GIT_CODE_KEYS.match(value.text):
+            if value.dynamic or git_config_runs_code(value.text):
                 use.runs_code = True
         elif option in ("--exec-path", "--config-env") and value is not None:
             use.runs_code = True
