@@ -37,6 +37,17 @@ _NAMESPACE_OPTIONS = (
 )
 
 
+# What Docker also keeps read-only in a container's /proc.
+_PROC_READ_ONLY = (
+    "/proc/sys",
+    "/proc/sysrq-trigger",
+    "/proc/irq",
+    "/proc/bus",
+    "/proc/fs",
+    "/proc/acpi",
+)
+
+
 def path_kind(path: str) -> PathKind:
     """ "dir", "file" (anything that is not a directory) or None when nothing is there."""
     try:
@@ -72,7 +83,7 @@ def mount_layers(
             continue
         holders = [p for p in mode if p != path and _inside(path, p)]
         inherited = mode[max(holders, key=_depth)] if holders else False
-        if mode[path] != inherited:
+        if mode[path] != inherited or path in policy.pinned:
             layers.append((path, mode[path]))
     return layers
 
@@ -102,6 +113,10 @@ def bwrap_argv(
     # A private /dev holds only null, zero, full, random, urandom, tty, ptys and shm:
     # no disks to read hidden files from underneath the mounts.
     out += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+    # A fresh /proc leaves the kernel's knobs writable to uid 0, capabilities or not:
+    # /proc/sys/kernel/core_pattern alone runs a program as root outside every namespace.
+    for knob in _PROC_READ_ONLY:
+        out += ["--ro-bind-try", knob, knob]
     for path, writable in mount_layers(policy, kind):
         out += ["--bind" if writable else "--ro-bind", path, path]
     for path, what in hidden_mounts(policy, kind):
@@ -175,7 +190,12 @@ class BubblewrapBackend:
             "writes: only in the writable roots (project, extra directories, session scratch,"
             " temp dir); everything else is mounted read-only",
             "read-only entries inside writable roots (.git/hooks, .git/config, .mewcode,"
-            " .mcp.json) are mounted read-only again",
+            " .mcp.json) are mounted read-only again, and .git is a mount point a command"
+            " cannot rename away",
+            "the kernel's knobs (/proc/sys, /proc/sysrq-trigger...) are read-only",
+            "servers that would run a command outside (the tmux and screen servers, D-Bus,"
+            " systemd, docker) are unreachable: their sockets are hidden and TMUX/STY unset",
+            "other projects' sessions under MEWCODE_HOME are hidden",
             "hidden paths (credentials) are covered: an empty read-only directory, or /dev/null"
             " for a file",
             "devices: a private /dev with null, zero, full, random, urandom, tty and ptys only",
@@ -185,8 +205,14 @@ class BubblewrapBackend:
             "capabilities: all dropped, and no new privileges (setuid programs do not elevate)",
         ]
         missing = [
-            "Unix sockets with a path (e.g. /var/run/docker.sock) stay reachable: connecting"
-            " is not a write",
+            "other Unix sockets with a path stay reachable (connecting is not a write),"
+            " ssh-agent's included",
+            "git config or hooks a command creates where none existed when it started"
+            " (git init, a nested repository, .git/commondir) run later, outside, when you"
+            " use git there",
+            "hidden files are found when a command starts: a credential file created while"
+            " a background shell runs is readable to it",
+            "other sessions of this project under MEWCODE_HOME are readable (redacted)",
             "a file reachable under another name (hard link, another mount) is not hidden",
             "the environment is passed through (less MewCode's own API key variables): other secrets in environment variables are readable",
             "a timeout or cancel kills at once: the command gets no SIGTERM grace",

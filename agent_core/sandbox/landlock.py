@@ -312,7 +312,15 @@ class LandlockBackend:
             " running (still confined)",
             "a leftover process that clears its environment and starts its own session"
             " outlives its command (still confined)",
-            "Unix sockets with a path (e.g. /var/run/docker.sock) stay reachable",
+            "Unix sockets with a path stay reachable: the user's tmux or screen server,"
+            " D-Bus (systemd-run) or docker could run a command outside the sandbox",
+            "git config or hooks a command creates (git init, a nested repository,"
+            " .git/commondir, a replaced .git) run later, outside, when you use git there",
+            "a writable root inside another one (a project in the temp dir) can be swapped"
+            " for a symlink between commands",
+            "a leftover process that keeps re-forking can outrun the sweep and outlive its"
+            " command (still confined)",
+            "other projects' sessions under MEWCODE_HOME are readable (redacted)",
             "a file reachable under another name (hard link, another mount) is not hidden",
             "the environment is passed through (less MewCode's own API key variables): other secrets in environment variables are readable",
             "other processes are visible in /proc",
@@ -326,7 +334,7 @@ class LandlockBackend:
             )
         if network_off and abi >= 4:
             enforced.append("network off: TCP connect and bind are denied")
-            missing.append("network off: UDP (DNS included) is not restricted")
+            missing.append("network off: UDP (DNS included) and MPTCP are not restricted")
             if abi >= 6:
                 enforced.append(
                     "network off: abstract Unix sockets outside the command are unreachable"

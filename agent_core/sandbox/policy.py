@@ -18,7 +18,25 @@ SECRET_HOME_DIRS = (".ssh", ".aws", ".gnupg", ".azure", ".kube", ".docker", ".co
 # In MEWCODE_HOME: what would let a command read the API key or loosen its own rules.
 SECRET_MEWCODE_FILES = ("credentials.yaml", "settings.yaml", "settings.local.yaml")
 # Inside a writable project, still read-only: code git runs later, outside any sandbox.
-PROTECTED_PROJECT_PATHS = (".git/hooks", ".git/config", ".mewcode", ".mcp.json")
+PROTECTED_PROJECT_PATHS = (
+    ".git/hooks",
+    ".git/config",
+    ".git/config.worktree",
+    ".git/commondir",
+    ".mewcode",
+    ".mcp.json",
+)
+# Sockets of servers that would run a command outside the sandbox for us (tmux, D-Bus
+# and systemd-run, docker, screen). {uid} is the user's.
+DAEMON_SOCKETS = (
+    "/tmp/tmux-{uid}",
+    "/run/user/{uid}",
+    "/run/dbus",
+    "/run/systemd/private",
+    "/run/docker.sock",
+    "/run/containerd",
+    "/run/screen",
+)
 
 
 class SandboxPolicy(msgspec.Struct, frozen=True):
@@ -33,6 +51,9 @@ class SandboxPolicy(msgspec.Struct, frozen=True):
     read_only: tuple[str, ...] = ()
     hidden: tuple[str, ...] = ()
     network: bool = True
+    # Writable directories kept as mount points where the backend can (bubblewrap), so
+    # a command cannot rename them away with the read-only entries inside (.git).
+    pinned: tuple[str, ...] = ()
 
 
 def _real(path: Path | str) -> str:
@@ -81,11 +102,24 @@ def sandbox_policy(
             read_only.append(guarded)
     for rel in PROTECTED_PROJECT_PATHS:
         read_only.append(os.path.join(project_s, rel))
+    pinned: list[str] = []
+    git_dir = os.path.join(project_s, ".git")
+    if os.path.isdir(git_dir) and not os.path.islink(git_dir):
+        writable.append(git_dir)  # writable as before, but a mount point: it cannot be renamed
+        pinned.append(git_dir)
     hidden = [os.path.join(home_s, rel) for rel in SECRET_HOME_DIRS]
     hidden += [os.path.join(mew_s, name) for name in SECRET_MEWCODE_FILES]
+    tmux_dir = os.environ.get("TMUX_TMPDIR")
+    uid = os.getuid()
+    sockets = [s.format(uid=uid) for s in DAEMON_SOCKETS]
+    if tmux_dir:
+        sockets.append(os.path.join(tmux_dir, f"tmux-{uid}"))
+    # A symlinked ~/.ssh is hidden where it points (a mount cannot cover the link itself).
+    hidden = [_real(path) for path in [*hidden, *sockets]]
     return SandboxPolicy(
         writable=tuple(writable),
         read_only=tuple(dict.fromkeys(read_only)),
         hidden=tuple(dict.fromkeys(hidden)),
         network=network,
+        pinned=tuple(pinned),
     )

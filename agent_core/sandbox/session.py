@@ -15,6 +15,7 @@ from agent_core.sandbox.denied_reads import denied_read_paths
 from agent_core.sandbox.policy import SandboxPolicy, sandbox_policy
 
 SCRATCH_DIR = "scratch"
+MAX_OTHER_PROJECTS = 500  # mounts per command stay cheap
 
 
 def scratch_dir(session_dir: Path) -> Path:
@@ -44,10 +45,31 @@ def session_policy(
         mewcode_home=paths.home,
         network=settings.sandbox_network,
     )
+    if create:
+        _make_protectable(paths.project)
     denied = denied_read_paths([*settings.rules, *rules], paths.project, home)
-    if not denied:
-        return policy
-    return msgspec.structs.replace(policy, hidden=(*policy.hidden, *denied))
+    others = _other_projects(paths)
+    return msgspec.structs.replace(policy, hidden=(*policy.hidden, *others, *denied))
+
+
+def _make_protectable(project: Path) -> None:
+    """An empty ``.mewcode/`` (git ignores empty directories) so the sandbox can keep it
+    read-only: a command must not plant settings that a later session would load."""
+    try:
+        (project / ".mewcode").mkdir(exist_ok=True)
+    except OSError:
+        pass  # a read-only project: nothing can be planted either
+
+
+def _other_projects(paths: MewcodePaths) -> list[str]:
+    """Other projects' sessions under MEWCODE_HOME: no command of this one reads them."""
+    root = paths.home / "projects"
+    try:
+        entries = [e for e in os.scandir(root) if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        return []
+    own = paths.sessions_dir.name
+    return [os.path.realpath(e.path) for e in entries if e.name != own][:MAX_OTHER_PROJECTS]
 
 
 def unsandboxed_bypass_error(

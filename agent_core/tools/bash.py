@@ -57,13 +57,19 @@ def sandbox_of(ctx: ToolContext) -> SandboxPolicy | None:
 
 # MewCode's own provider credentials: no command needs them, and a command may print them.
 PROVIDER_KEY_VARS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY")
+# Addresses of servers that run commands outside the sandbox (the user's tmux, screen, D-Bus).
+DAEMON_VARS = ("TMUX", "TMUX_PANE", "STY", "DBUS_SESSION_BUS_ADDRESS")
 
 
 def shell_env(ctx: ToolContext | None = None) -> dict[str, str]:
     """The environment commands run with: the user's, minus pagers and prompts that would hang,
     and minus the variables holding MewCode's own API keys (``withheld_env`` adds to them)."""
     env = dict(os.environ)
-    withheld = [*PROVIDER_KEY_VARS, *(ctx.extra.get("withheld_env", ()) if ctx else ())]
+    withheld = [
+        *PROVIDER_KEY_VARS,
+        *DAEMON_VARS,
+        *(ctx.extra.get("withheld_env", ()) if ctx else ()),
+    ]
     for name in withheld:
         env.pop(name, None)
     env.update(PAGER="cat", GIT_PAGER="cat", GIT_TERMINAL_PROMPT="0", MEWCODE="1")
