@@ -228,18 +228,7 @@ def permissions_command(argv: list[str]) -> int:
     )
     if not argv or argv[0] != "check":
         return fail(usage, 2)
-    rest, cwd, trust = [], None, False
-    args = argv[1:]
-    while args:
-        arg = args.pop(0)
-        if arg == "--cwd" and args:
-            cwd = args.pop(0)
-        elif arg.startswith("--cwd="):
-            cwd = arg.split("=", 1)[1]
-        elif arg == "--trust-project":
-            trust = True
-        else:
-            rest.append(arg)
+    cwd, trust, rest = _subcommand_options(argv[1:])
     from agent_core.permissions.check import run_check
 
     _, paths, settings = _setup(argparse.Namespace(cwd=cwd, trust_project=trust))
@@ -250,25 +239,36 @@ def permissions_command(argv: list[str]) -> int:
     return code
 
 
-def sandbox_command(argv: list[str]) -> int:
-    """`mewcode sandbox check [--cwd DIR]`: what the OS sandbox enforces here. Exit 1 if none."""
-    usage = "usage: mewcode sandbox check [--cwd DIR]"
-    if not argv or argv[0] != "check":
-        return fail(usage, 2)
-    cwd: str | None = None
-    rest = argv[1:]
-    while rest:
-        arg = rest.pop(0)
-        if arg == "--cwd" and rest:
-            cwd = rest.pop(0)
+def _subcommand_options(args: list[str]) -> tuple[str | None, bool, list[str]]:
+    """``--cwd DIR`` and ``--trust-project`` of a subcommand; (cwd, trust, the other args)."""
+    rest, cwd, trust = [], None, False
+    args = list(args)
+    while args:
+        arg = args.pop(0)
+        if arg == "--cwd" and args:
+            cwd = args.pop(0)
         elif arg.startswith("--cwd="):
             cwd = arg.split("=", 1)[1]
+        elif arg == "--trust-project":
+            trust = True
         else:
-            return fail(f"unexpected argument {arg!r}\n{usage}", 2)
+            rest.append(arg)
+    return cwd, trust, rest
+
+
+def sandbox_command(argv: list[str]) -> int:
+    """`mewcode sandbox check [--cwd DIR] [--trust-project]`: what the OS sandbox enforces
+    here, and the paths it applies to in this project. Exit 1 when there is none."""
+    usage = "usage: mewcode sandbox check [--cwd DIR] [--trust-project]"
+    if not argv or argv[0] != "check":
+        return fail(usage, 2)
+    cwd, trust, rest = _subcommand_options(argv[1:])
+    if rest:
+        return fail(f"unexpected argument {rest[0]!r}\n{usage}", 2)
     from agent_core.sandbox import sandbox_report, sandbox_status
     from agent_core.sandbox.session import session_policy
 
-    _, paths, settings = _setup(argparse.Namespace(cwd=cwd))
+    _, paths, settings = _setup(argparse.Namespace(cwd=cwd, trust_project=trust))
     policy = session_policy(paths, settings, paths.sessions_dir / "SESSION", create=False)
     sys.stdout.write(sandbox_report(policy))
     return 0 if sandbox_status().available else 1

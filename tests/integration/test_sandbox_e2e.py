@@ -16,31 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.headless import bash_calls, headless_in_process, headless_process, processes_with
-
-BACKENDS = ["bubblewrap", "landlock"]
-
-
-def _available(backend: str) -> bool:
-    from agent_core.sandbox import backend_available
-
-    return backend_available(backend)
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    if not _available(request.param):
-        pytest.skip(f"{request.param} is not available on this machine")
-    monkeypatch.setenv("MEWCODE_SANDBOX", request.param)
-    return request.param
-
-
-@pytest.fixture
-def own_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A system temp dir of the command's own, so the rest of /tmp counts as "outside"."""
-    tmp = tmp_path / "systmp"
-    tmp.mkdir()
-    monkeypatch.setenv("TMPDIR", str(tmp))
-    return tmp
+from tests.integration.conftest import sandbox_available
 
 
 def _py_write(path: Path | str) -> str:
@@ -256,7 +232,7 @@ def test_commands_do_not_see_mewcodes_own_api_key(
 def test_read_deny_rules_hide_files_from_programs_that_open_them(
     own_tmp, fake_llm, project, mewcode_home, monkeypatch, capsys
 ) -> None:
-    if not _available("bubblewrap"):
+    if not sandbox_available("bubblewrap"):
         pytest.skip("only bubblewrap can hide a file inside the writable project")
     monkeypatch.setenv("MEWCODE_SANDBOX", "bubblewrap")
     (mewcode_home / "settings.yaml").write_text("permissions:\n  deny: ['Read(*.pem)']\n")

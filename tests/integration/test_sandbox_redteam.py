@@ -33,7 +33,6 @@ from tests.helpers.headless import (
     processes_with,
 )
 
-BACKENDS = ["bubblewrap", "landlock"]
 BYPASS = ["--permission-mode", "bypassPermissions"]
 
 _GIT_LATER = "git config or hooks a command creates where none existed at launch run later"
@@ -98,29 +97,6 @@ def known_gap(request: pytest.FixtureRequest) -> None:
         # A race with the leftover sweep: the attack may lose it on a given run.
         racy = request.node.originalname in _RACES
         request.applymarker(pytest.mark.xfail(reason=reason, strict=not racy))
-
-
-def _available(backend: str) -> bool:
-    from agent_core.sandbox import backend_available
-
-    return backend_available(backend)
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    if not _available(request.param):
-        pytest.skip(f"{request.param} is not available on this machine")
-    monkeypatch.setenv("MEWCODE_SANDBOX", request.param)
-    return request.param
-
-
-@pytest.fixture
-def own_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A temp dir of the command's own, so the rest of /tmp counts as outside."""
-    tmp = tmp_path / "systmp"
-    tmp.mkdir()
-    monkeypatch.setenv("TMPDIR", str(tmp))
-    return tmp
 
 
 @pytest.fixture
