@@ -98,6 +98,15 @@ def hidden_mounts(
     return sorted(outer, key=lambda entry: _depth(entry[0]))
 
 
+def reexposed(
+    policy: SandboxPolicy, hidden: str, kind: Callable[[str], PathKind] = path_kind
+) -> list[tuple[str, bool]]:
+    """(path, writable) entries lying inside a hidden directory, shallow to deep."""
+    entries = [(p, True) for p in policy.writable] + [(p, False) for p in policy.read_only]
+    inner = [(p, w) for p, w in entries if p != hidden and _inside(p, hidden) and kind(p)]
+    return sorted(dict(inner).items(), key=lambda entry: _depth(entry[0]))
+
+
 def bwrap_argv(
     policy: SandboxPolicy,
     cwd: Path,
@@ -121,7 +130,12 @@ def bwrap_argv(
         out += ["--bind" if writable else "--ro-bind", path, path]
     for path, what in hidden_mounts(policy, kind):
         if what == "dir":
-            out += ["--tmpfs", path, "--remount-ro", path]
+            out += ["--tmpfs", path]
+            # Deeper entries are bound back into the empty directory (a session's own
+            # folder inside the hidden projects/): one mount hides all the others.
+            for inner, writable in reexposed(policy, path, kind):
+                out += ["--bind" if writable else "--ro-bind", inner, inner]
+            out += ["--remount-ro", path]
         else:
             out += ["--ro-bind", "/dev/null", path]
     out += ["--chdir", str(cwd), "--", *argv]
@@ -195,7 +209,8 @@ class BubblewrapBackend:
             "the kernel's knobs (/proc/sys, /proc/sysrq-trigger...) are read-only",
             "servers that would run a command outside (the tmux and screen servers, D-Bus,"
             " systemd, docker) are unreachable: their sockets are hidden and TMUX/STY unset",
-            "other projects' sessions under MEWCODE_HOME are hidden",
+            "other sessions (of every project) under MEWCODE_HOME are hidden; this session's"
+            " own folder is readable, its scratch dir writable",
             "hidden paths (credentials) are covered: an empty read-only directory, or /dev/null"
             " for a file",
             "devices: a private /dev with null, zero, full, random, urandom, tty and ptys only",
@@ -212,7 +227,6 @@ class BubblewrapBackend:
             " use git there",
             "hidden files are found when a command starts: a credential file created while"
             " a background shell runs is readable to it",
-            "other sessions of this project under MEWCODE_HOME are readable (redacted)",
             "a file reachable under another name (hard link, another mount) is not hidden",
             "the environment is passed through (less MewCode's own API key variables): other secrets in environment variables are readable",
             "a timeout or cancel kills at once: the command gets no SIGTERM grace",

@@ -320,7 +320,6 @@ class LandlockBackend:
             " for a symlink between commands",
             "a leftover process that keeps re-forking can outrun the sweep and outlive its"
             " command (still confined)",
-            "other projects' sessions under MEWCODE_HOME are readable (redacted)",
             "a file reachable under another name (hard link, another mount) is not hidden",
             "the environment is passed through (less MewCode's own API key variables): other secrets in environment variables are readable",
             "other processes are visible in /proc",

@@ -44,7 +44,9 @@ class SandboxPolicy(msgspec.Struct, frozen=True):
 
     a path is writable when the deepest ``writable``/``read_only`` entry holding it is a
     ``writable`` one (so a scratch dir inside a read-only MEWCODE_HOME inside /tmp is
-    writable), and a path under a ``hidden`` entry cannot be read or written at all.
+    writable), and a path under a ``hidden`` entry cannot be read or written at all,
+    unless a deeper ``writable``/``read_only`` entry lets it back in (bubblewrap binds
+    both back; Landlock only the writable ones).
     """
 
     writable: tuple[str, ...]

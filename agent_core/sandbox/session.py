@@ -15,7 +15,6 @@ from agent_core.sandbox.denied_reads import denied_read_paths
 from agent_core.sandbox.policy import SandboxPolicy, sandbox_policy
 
 SCRATCH_DIR = "scratch"
-MAX_OTHER_PROJECTS = 500  # mounts per command stay cheap
 
 
 def scratch_dir(session_dir: Path) -> Path:
@@ -48,8 +47,14 @@ def session_policy(
     if create:
         _make_protectable(paths.project)
     denied = denied_read_paths([*settings.rules, *rules], paths.project, home)
-    others = _other_projects(paths)
-    return msgspec.structs.replace(policy, hidden=(*policy.hidden, *others, *denied))
+    # Other sessions (of any project) are hidden in one mount; this session's own folder
+    # is let back in, read-only but for its scratch dir (tool-results/ stays readable).
+    sessions = os.path.realpath(paths.home / "projects")
+    return msgspec.structs.replace(
+        policy,
+        read_only=(*policy.read_only, os.path.realpath(session_dir)),
+        hidden=(*policy.hidden, sessions, *denied),
+    )
 
 
 def _make_protectable(project: Path) -> None:
@@ -59,17 +64,6 @@ def _make_protectable(project: Path) -> None:
         (project / ".mewcode").mkdir(exist_ok=True)
     except OSError:
         pass  # a read-only project: nothing can be planted either
-
-
-def _other_projects(paths: MewcodePaths) -> list[str]:
-    """Other projects' sessions under MEWCODE_HOME: no command of this one reads them."""
-    root = paths.home / "projects"
-    try:
-        entries = [e for e in os.scandir(root) if e.is_dir(follow_symlinks=False)]
-    except OSError:
-        return []
-    own = paths.sessions_dir.name
-    return [os.path.realpath(e.path) for e in entries if e.name != own][:MAX_OTHER_PROJECTS]
 
 
 def unsandboxed_bypass_error(

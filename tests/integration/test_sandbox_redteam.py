@@ -52,7 +52,6 @@ KNOWN_GAPS = {
     },
     "test_background_shell_cannot_read_credentials_written_later": {
         "bubblewrap": "hidden files are found when the command starts",
-        "landlock": "hidden files are found when the command starts",
     },
     "test_moving_dot_git_does_not_unprotect_it": {
         "landlock": "Landlock cannot keep paths read-only inside the project",
