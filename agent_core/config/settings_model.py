@@ -1,0 +1,116 @@
+"""The settings as data: one file as written, and the merged view the runtime uses."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from agent_core.errors import ConfigError
+
+Mode = Literal["default", "acceptEdits", "plan", "bypassPermissions"]
+MODES: tuple[str, ...] = ("default", "acceptEdits", "plan", "bypassPermissions")
+RULE_KINDS = ("deny", "ask", "allow")
+CREDENTIAL_KEYS = ("base_url", "api_key_env")  # where the key goes: user settings only
+
+
+class PermissionsUnreadable(ConfigError):
+    """A file's permission rules cannot be read exactly: mewcode must not run without them."""
+
+
+class PermissionSettings(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
+    allow: list[str] = []
+    deny: list[str] = []
+    ask: list[str] = []
+    additionalDirectories: list[str] = []
+    defaultMode: Mode | None = None
+
+
+class Limits(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
+    max_iterations: int = 25
+    hallucination_rounds: int = 3
+    max_concurrency: int = 4
+    max_output_tokens: int = 8192
+    spill_bytes: int = 50_000
+    bash_output_chars: int = 30_000
+    bash_timeout_ms: int = 120_000
+    bash_max_timeout_ms: int = 600_000
+    compaction_safety_margin: int = 13_000
+    compaction_budget_ratio: float = 0.8
+    history_cap_messages: int = 100
+    retries: int = 4
+
+
+class SandboxSettings(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
+    """``sandbox:``: the OS boundary every command runs in (SPEC §6)."""
+
+    network: bool | None = None
+    allowUnsandboxed: bool | None = None
+
+
+class _PlainValues(msgspec.Struct, forbid_unknown_fields=True):
+    """The types of the top-level keys checked as a whole (one entry each)."""
+
+    provider: str | None = None
+    model: str | None = None
+    base_url: str | None = None
+    api_key_env: str | None = None
+    theme: str | None = None
+    hooks: dict[str, Any] | None = None
+    lsp: dict[str, Any] | None = None
+    snapshots: dict[str, Any] | None = None
+
+
+class RawSettings(msgspec.Struct, omit_defaults=True):
+    """One settings file as written, less the entries that were invalid."""
+
+    provider: str | None = None
+    model: str | None = None
+    base_url: str | None = None
+    api_key_env: str | None = None
+    theme: str | None = None
+    permissions: PermissionSettings | None = None
+    hooks: dict[str, Any] | None = None
+    lsp: dict[str, Any] | None = None
+    snapshots: dict[str, Any] | None = None
+    limits: dict[str, Any] | None = None
+    sandbox: SandboxSettings | None = None
+    trustedProjects: list[str] | None = None  # honoured in the user's file only
+    problems: list[str] = []  # one line per dropped entry: file, line, reason
+
+
+class RuleEntry(msgspec.Struct, frozen=True):
+    """A permission rule with the list and file it came from."""
+
+    rule: str
+    kind: Literal["allow", "deny", "ask"]
+    source: str  # file path, or "session" / "cli"
+
+
+class SkippedSettings(msgspec.Struct, frozen=True):
+    """What an untrusted project file set that waits for trust (for the trust dialog)."""
+
+    file: str
+    keys: list[str]
+
+
+class Settings(msgspec.Struct):
+    """The merged view the runtime uses."""
+
+    provider: str | None = None
+    model: str | None = None
+    base_url: str | None = None  # user settings only
+    api_key_env: str | None = None  # user settings only
+    theme: str | None = None
+    rules: list[RuleEntry] = []
+    additional_directories: list[str] = []
+    default_mode: str = "default"
+    hooks: dict[str, Any] = {}
+    lsp: dict[str, Any] = {}
+    snapshots: dict[str, Any] = {}
+    limits: Limits = msgspec.field(default_factory=Limits)
+    sandbox_network: bool = True  # off when any settings file turns it off
+    allow_unsandboxed: bool = False  # read from user settings only
+    project_trusted: bool = False  # the project's own files applied in full
+    skipped_until_trust: list[SkippedSettings] = []
+    problems: list[str] = []  # one line per invalid entry or ignored key, for the user
