@@ -14,12 +14,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.reactive import var
-from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Static
 
 from agent_core.events import ApprovalAnswer, ApprovalReply, ApprovalRequested
+from mewcode_tui.screens.guarded_modal import DEFAULT_KEY_GUARD, GuardedModal
 
-DEFAULT_KEY_GUARD = 0.4
 MAX_ARGUMENT_LINES = 14
 MAX_ARGUMENT_WIDTH = 200
 
@@ -68,38 +67,20 @@ def edited_path(arguments: dict[str, Any]) -> str:
     return "file"
 
 
-class AnswerScreen(ModalScreen[ApprovalReply]):
+class AnswerScreen(GuardedModal[ApprovalReply]):
     """A modal that answers with an ``ApprovalReply``: guarded keys, then optional feedback."""
 
     # Actions that answer the request; blocked during the guard and while typing feedback.
     CHOICE_ACTIONS: ClassVar[frozenset[str]] = frozenset({"choose", "deny"})
 
-    guarded: var[bool] = var(True, toggle_class="-guarded")
     denying: var[bool] = var(False, toggle_class="-denying")
 
-    def __init__(self, *, key_guard: float = DEFAULT_KEY_GUARD) -> None:
-        super().__init__()
-        self.key_guard = key_guard
-
-    def on_mount(self) -> None:
-        if self.key_guard > 0:
-            self.set_timer(self.key_guard, self._end_guard)
-        else:
-            self._end_guard()
-
-    def _end_guard(self) -> None:
-        self.guarded = False
-        self.refresh_bindings()
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in self.CHOICE_ACTIONS:
-            if self.denying:
-                return False
-            if self.guarded:
-                return None  # shown dimmed in the footer, not run
+        if action in self.CHOICE_ACTIONS and self.denying:
+            return False
         if action == "escape" and self.guarded:
             return None
-        return True
+        return super().check_action(action, parameters)
 
     def compose_feedback(self, prompt: str) -> ComposeResult:
         """The feedback line shown after a deny."""

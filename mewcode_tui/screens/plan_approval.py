@@ -16,7 +16,8 @@ from textual.content import Content
 from textual.widgets import Footer, Markdown, Static
 
 from agent_core.events import ApprovalRequested
-from mewcode_tui.screens.approval import DEFAULT_KEY_GUARD, AnswerScreen
+from mewcode_tui.screens.approval import AnswerScreen
+from mewcode_tui.screens.guarded_modal import DEFAULT_KEY_GUARD
 
 
 def plan_text(request: ApprovalRequested) -> str:

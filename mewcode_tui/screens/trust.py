@@ -15,15 +15,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.reactive import var
-from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from agent_core.config.paths import MewcodePaths
 from agent_core.config.settings import Settings
+from mewcode_tui.screens.guarded_modal import DEFAULT_KEY_GUARD, GuardedModal
 
 TrustAnswer = Literal["trust", "restricted", "quit"]
-DEFAULT_KEY_GUARD = 0.4
 
 EXPLANATION = (
     "Settings in a folder's .mewcode/ come from whoever wrote it. Until you trust it they "
@@ -40,7 +38,7 @@ def skipped_lines(skipped: list[tuple[str, list[str]]]) -> str:
     return "\n".join(f"• {file}: {', '.join(keys)}" for file, keys in skipped)
 
 
-class TrustScreen(ModalScreen[TrustAnswer]):
+class TrustScreen(GuardedModal[TrustAnswer]):
     """Asks whether to trust the project folder."""
 
     CSS_PATH = "trust.tcss"
@@ -51,8 +49,6 @@ class TrustScreen(ModalScreen[TrustAnswer]):
         Binding("q", "choose('quit')", "Quit"),
     ]
 
-    guarded: var[bool] = var(True, toggle_class="-guarded")
-
     def __init__(
         self,
         project: str,
@@ -61,11 +57,10 @@ class TrustScreen(ModalScreen[TrustAnswer]):
         *,
         key_guard: float = DEFAULT_KEY_GUARD,
     ) -> None:
-        super().__init__()
+        super().__init__(key_guard=key_guard)
         self.project = project
         self.skipped = skipped
         self.remembered_in = remembered_in
-        self.key_guard = key_guard
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -90,21 +85,6 @@ class TrustScreen(ModalScreen[TrustAnswer]):
                 "[@click=screen.choose('quit')][b]q[/b] Quit[/]"
             ),
         )
-
-    def on_mount(self) -> None:
-        if self.key_guard > 0:
-            self.set_timer(self.key_guard, self._end_guard)
-        else:
-            self._end_guard()
-
-    def _end_guard(self) -> None:
-        self.guarded = False
-        self.refresh_bindings()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "choose" and self.guarded:
-            return None  # shown dimmed in the footer, not run
-        return True
 
     def action_choose(self, answer: TrustAnswer) -> None:
         """Answer and close."""
