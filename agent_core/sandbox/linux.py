@@ -8,6 +8,13 @@ from __future__ import annotations
 
 import ctypes
 import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ctypes import _CArgObject, _Pointer, _SimpleCData
+
+    # What a raw syscall argument may be: a number, a C value, a pointer or byref().
+    SyscallArg = int | _SimpleCData | _Pointer | _CArgObject | None
 
 PR_SET_PDEATHSIG = 1
 PR_SET_NO_NEW_PRIVS = 38
@@ -48,7 +55,7 @@ def _check(result: int, what: str) -> int:
     return result
 
 
-def syscall(number: int, *args: int | ctypes._SimpleCData | ctypes._Pointer | None) -> int:
+def syscall(number: int, *args: SyscallArg) -> int:
     """A raw system call; raises OSError on failure, returns its result otherwise."""
     converted = [ctypes.c_long(a) if isinstance(a, int) else a for a in args]
     return _check(_syscall(ctypes.c_long(number), *converted), f"syscall {number}")

@@ -360,6 +360,11 @@ class _Scanner(NamedTuple):
 _GROUP = re.compile(r"\(\?P([<=])(\w+)")
 
 
+def _prefixed_group(prefix: str) -> Callable[[re.Match[str]], str]:
+    """A replacement for _GROUP that puts ``prefix`` before each named group's name."""
+    return lambda m: f"(?P{m[1]}{prefix}{m[2]}"
+
+
 @cache
 def _scanners() -> tuple[_Scanner, ...]:
     """The table compiled once per process, on first use (never at import)."""
@@ -372,7 +377,7 @@ def _scanners() -> tuple[_Scanner, ...]:
         formats = {}
         for index, fmt in members:
             prefix = f"f{index}_"
-            body = _GROUP.sub(lambda m, p=prefix: f"(?P{m[1]}{p}{m[2]}", fmt.pattern)
+            body = _GROUP.sub(_prefixed_group(prefix), fmt.pattern)
             branches.append(f"(?P<f{index}>{re.escape(fmt.lead[1:])}{body})")
             formats[f"f{index}"] = (fmt, prefix)
         # The shared first character outside the alternation: `re` scans for it in C.
