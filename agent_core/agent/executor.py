@@ -181,7 +181,7 @@ class ToolExecutor:
         if env.audit:
             executed = {
                 "duration_ms": int(duration * 1000),
-                **ctx.extra.get("last_exec", {}).get(call.id, {}),
+                **ctx.state.take_exec_fields(call.id),
             }
             env.audit.write(
                 "exec", call_id=call.id, tool=call.name, is_error=output.is_error, **executed

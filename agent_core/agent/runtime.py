@@ -41,6 +41,7 @@ from agent_core.session.audit import AuditLog
 from agent_core.session.store import SessionStore
 from agent_core.tools.base import Tool, ToolContext
 from agent_core.tools.registry import ToolRegistry
+from agent_core.tools.session_state import SessionToolState
 from agent_core.usage import Usage
 
 _turn_ids = itertools.count(1)
@@ -104,11 +105,11 @@ class Runtime:
         )
         self._file_stamps: dict[str, Any] = {}
         limits = opts.settings.limits
-        self._tool_state: dict[str, Any] = {  # per-session state and limits the tools read
-            "bash_output_chars": limits.bash_output_chars,
-            "bash_timeout_ms": limits.bash_timeout_ms,
-            "withheld_env": [opts.settings.api_key_env] if opts.settings.api_key_env else [],
-        }
+        self._tool_state = SessionToolState(  # per-session state and limits the tools read
+            bash_output_chars=limits.bash_output_chars,
+            bash_timeout_ms=limits.bash_timeout_ms,
+            withheld_env=(opts.settings.api_key_env,) if opts.settings.api_key_env else (),
+        )
         self._attach(store, history)
 
     # --- construction -----------------------------------------------------
@@ -157,7 +158,7 @@ class Runtime:
         )
         self.audit = AuditLog(store.dir / "audit.jsonl")
         # Every command of this session runs inside this policy (agent_core/sandbox).
-        self._tool_state["sandbox_policy"] = session_policy(
+        self._tool_state.sandbox_policy = session_policy(
             self.opts.paths, self.settings, store.dir, rules=self.opts.cli_rules
         )
         self.context_tokens = (
@@ -214,7 +215,7 @@ class Runtime:
                 call_id=call_id,
                 emit=emit,
                 file_stamps=self._file_stamps,
-                extra=self._tool_state,
+                state=self._tool_state,
             )
 
         return make
@@ -407,9 +408,7 @@ class Runtime:
             )
 
     async def close(self) -> None:
-        from agent_core.tools.shells import close_all
-
-        await close_all(self._tool_state)
+        await self._tool_state.close()
         aclose = getattr(self.provider, "aclose", None)
         if aclose is not None:
             await aclose()

@@ -12,11 +12,14 @@ import functools
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 import msgspec
 
 from agent_core.messages import ImageBlock, TextBlock
+
+if TYPE_CHECKING:
+    from agent_core.tools.session_state import SessionToolState
 
 # What the permission engine needs to know about a tool's effect.
 PermissionKind = Literal["read", "edit", "bash", "web", "other"]
@@ -39,6 +42,13 @@ class FileStamp:
     size: int
 
 
+def _fresh_state() -> SessionToolState:
+    # Imported here: session_state needs the shell registry, which imports this module.
+    from agent_core.tools.session_state import SessionToolState
+
+    return SessionToolState()
+
+
 @dataclass
 class ToolContext:
     """Everything a tool may use; passed in, never global."""
@@ -49,7 +59,7 @@ class ToolContext:
     emit: Callable[[Any], Awaitable[None]] | None = None  # send an event (file.diff...)
     file_stamps: dict[str, FileStamp] = field(default_factory=dict)
     cancel: asyncio.Event = field(default_factory=asyncio.Event)
-    extra: dict[str, Any] = field(default_factory=dict)  # shared per-session state
+    state: SessionToolState = field(default_factory=_fresh_state)  # shared per session
 
     def resolve(self, path: str) -> Path:
         p = Path(path).expanduser()

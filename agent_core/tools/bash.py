@@ -7,19 +7,21 @@ import os
 import re
 import signal
 import time
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, ClassVar, Literal
 
 import msgspec
 
-from agent_core.sandbox.policy import SandboxPolicy
 from agent_core.tools.base import PermissionKind, ToolContext, ToolError, ToolOutput
 from agent_core.tools.capture import OutputCapture, spill_path
 from agent_core.tools.procgroup import GroupProcess
-from agent_core.tools.shells import EXIT_DRAIN_S, shell_registry
+from agent_core.tools.session_state import (
+    DEFAULT_TIMEOUT_MS,
+    ExecOutcome,
+    ExecRecord,
+)
+from agent_core.tools.shells import EXIT_DRAIN_S
 
-DEFAULT_TIMEOUT_MS = 120_000
 MAX_TIMEOUT_MS = 600_000
-DEFAULT_OUTPUT_CHARS = 30_000
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
 
 Outcome = Literal["exited", "timed_out", "cancelled"]
@@ -47,14 +49,6 @@ class BashParams(msgspec.Struct, forbid_unknown_fields=True):
     ] = False
 
 
-def sandbox_of(ctx: ToolContext) -> SandboxPolicy | None:
-    """The session's OS sandbox policy, put in ctx.extra by the runtime; None runs unconfined."""
-    policy = ctx.extra.get("sandbox_policy")
-    if policy is not None and not isinstance(policy, SandboxPolicy):
-        raise ToolError(f"sandbox_policy must be a SandboxPolicy, not {type(policy).__name__}")
-    return policy
-
-
 # MewCode's own provider credentials: no command needs them, and a command may print them.
 PROVIDER_KEY_VARS = ("ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "OPENAI_API_KEY")
 # Addresses of servers that run commands outside the sandbox (the user's tmux, screen, D-Bus).
@@ -68,7 +62,7 @@ def shell_env(ctx: ToolContext | None = None) -> dict[str, str]:
     withheld = [
         *PROVIDER_KEY_VARS,
         *DAEMON_VARS,
-        *(ctx.extra.get("withheld_env", ()) if ctx else ()),
+        *(ctx.state.withheld_env if ctx else ()),
     ]
     for name in withheld:
         env.pop(name, None)
@@ -116,12 +110,14 @@ class BashTool:
     async def run(self, args: BashParams, ctx: ToolContext) -> ToolOutput:
         if not args.command.strip():
             raise ToolError("command is empty")
-        limit = int(ctx.extra.get("bash_output_chars", DEFAULT_OUTPUT_CHARS))
+        limit = ctx.state.bash_output_chars
         if args.run_in_background:
             return await _start_background(args, ctx)
-        timeout_ms = args.timeout or int(ctx.extra.get("bash_timeout_ms", DEFAULT_TIMEOUT_MS))
+        timeout_ms = args.timeout or ctx.state.bash_timeout_ms
         started = time.monotonic()
-        proc = await GroupProcess.start(args.command, ctx.cwd, shell_env(ctx), sandbox_of(ctx))
+        proc = await GroupProcess.start(
+            args.command, ctx.cwd, shell_env(ctx), ctx.state.sandbox_policy
+        )
         capture = OutputCapture(limit, spill_path(ctx.session_dir, ctx.call_id or f"pid{proc.pid}"))
         outcome: Outcome = "cancelled"
         try:
@@ -186,22 +182,22 @@ def _result(
     return ToolOutput(body, is_error=outcome != "exited" or bool(code))
 
 
-def _record(ctx: ToolContext, command: str, code: int | None, started: float, outcome: str) -> None:
-    # Read by the loop for the audit log (what ran, exit code).
-    entry: dict[str, Any] = {
-        "command": command,
-        "exit_code": code,
-        "duration_ms": int((time.monotonic() - started) * 1000),
-        "outcome": outcome,
-    }
-    ctx.extra.setdefault("last_exec", {})[ctx.call_id] = entry
+def _record(
+    ctx: ToolContext, command: str, code: int | None, started: float, outcome: ExecOutcome
+) -> None:
+    # Taken by the executor for the audit log (what ran, exit code).
+    duration_ms = int((time.monotonic() - started) * 1000)
+    ctx.state.execs[ctx.call_id] = ExecRecord(command, code, duration_ms, outcome)
 
 
 async def _start_background(args: BashParams, ctx: ToolContext) -> ToolOutput:
     started = time.monotonic()
-    registry = shell_registry(ctx.extra)
-    shell = await registry.start(
-        args.command, ctx.cwd, shell_env(ctx), ctx.session_dir / "tool-results", sandbox_of(ctx)
+    shell = await ctx.state.shells.start(
+        args.command,
+        ctx.cwd,
+        shell_env(ctx),
+        ctx.session_dir / "tool-results",
+        ctx.state.sandbox_policy,
     )
     _record(ctx, args.command, None, started, "background")
     return ToolOutput(

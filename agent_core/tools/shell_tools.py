@@ -8,8 +8,6 @@ from typing import Annotated, ClassVar
 import msgspec
 
 from agent_core.tools.base import PermissionKind, ToolContext, ToolError, ToolOutput
-from agent_core.tools.bash import DEFAULT_OUTPUT_CHARS
-from agent_core.tools.shells import shell_registry
 
 
 class BashOutputParams(msgspec.Struct, forbid_unknown_fields=True):
@@ -47,7 +45,7 @@ class BashOutputTool:
         return args.bash_id + (f" (filter {args.filter})" if args.filter else "")
 
     async def run(self, args: BashOutputParams, ctx: ToolContext) -> ToolOutput:
-        shell = shell_registry(ctx.extra).get(args.bash_id)
+        shell = ctx.state.shells.get(args.bash_id)
         pattern = None
         if args.filter:
             try:
@@ -56,7 +54,7 @@ class BashOutputTool:
                 raise ToolError(f"invalid filter regex: {exc}") from None
         status = shell.status()  # before reading, so "exited" means all output is in
         await shell.settle()
-        limit = int(ctx.extra.get("bash_output_chars", DEFAULT_OUTPUT_CHARS))
+        limit = ctx.state.bash_output_chars
         text = shell.read_new(limit, pattern).rstrip()
         body = text or "(no new output)"
         return ToolOutput(f"Shell {shell.id}: {status}\n{body}")
@@ -78,7 +76,7 @@ class KillShellTool:
         return args.shell_id
 
     async def run(self, args: KillShellParams, ctx: ToolContext) -> ToolOutput:
-        shell = shell_registry(ctx.extra).get(args.shell_id)
+        shell = ctx.state.shells.get(args.shell_id)
         if not shell.running:
             return ToolOutput(f"Shell {shell.id} already finished: {shell.status()}")
         await shell.kill()

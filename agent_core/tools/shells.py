@@ -238,18 +238,3 @@ class ShellRegistry:
     async def close_all(self) -> None:
         """Kill every shell still running (at session end)."""
         await asyncio.gather(*(s.kill() for s in self._shells.values()), return_exceptions=True)
-
-
-def shell_registry(extra: dict[str, Any]) -> ShellRegistry:
-    """The registry kept in the session's shared tool state, created on first use."""
-    registry = extra.get("shells")
-    if not isinstance(registry, ShellRegistry):
-        registry = extra["shells"] = ShellRegistry()
-    return registry
-
-
-async def close_all(extra: dict[str, Any]) -> None:
-    """Kill the session's background shells, if any were started."""
-    registry = extra.get("shells")
-    if isinstance(registry, ShellRegistry):
-        await registry.close_all()

@@ -68,7 +68,7 @@ class TodoWriteTool:
             if not item.content.strip() or not item.activeForm.strip():
                 raise ToolError(f"todo {index}: content and activeForm must not be blank")
         todos = [msgspec.to_builtins(item) for item in args.todos]
-        ctx.extra["todos"] = todos
+        ctx.state.todos = todos
         if ctx.emit is not None:
             await ctx.emit(TodoUpdate(todos=todos))
         counts = {

@@ -46,10 +46,10 @@ async def test_output_and_non_zero_exit_code(ctx: ToolContext) -> None:
     out = await bash(ctx, "echo to-stdout; echo to-stderr >&2; exit 3")
     assert out.is_error
     assert out.content == "to-stdout\nto-stderr\nExit code 3"
-    record = ctx.extra["last_exec"]["call_1"]
-    assert record["command"].startswith("echo to-stdout")
-    assert record["exit_code"] == 3
-    assert record["duration_ms"] >= 0
+    record = ctx.state.execs["call_1"]
+    assert record.command.startswith("echo to-stdout")
+    assert record.exit_code == 3
+    assert record.duration_ms >= 0
 
 
 async def test_success_runs_in_project_root(ctx: ToolContext) -> None:
@@ -87,7 +87,7 @@ async def test_cancel_event_kills_the_command(ctx: ToolContext) -> None:
     await canceller
     assert out.is_error and "cancelled by the user" in out.content
     assert await gone(int((ctx.cwd / "child.pid").read_text()))
-    assert ctx.extra["last_exec"]["call_1"]["outcome"] == "cancelled"
+    assert ctx.state.execs["call_1"].outcome == "cancelled"
 
 
 async def test_task_cancellation_kills_the_command(ctx: ToolContext) -> None:
@@ -104,7 +104,7 @@ async def test_task_cancellation_kills_the_command(ctx: ToolContext) -> None:
 
 
 async def test_ten_megabytes_spill_to_a_file_with_head_and_tail(ctx: ToolContext) -> None:
-    ctx.extra["bash_output_chars"] = 30_000
+    ctx.state.bash_output_chars = 30_000
     out = await bash(ctx, "echo FIRST; yes 0123456789abcdef | head -c 10000000; echo; echo LAST")
     text = out.content
     assert not out.is_error
@@ -120,7 +120,7 @@ async def test_ten_megabytes_spill_to_a_file_with_head_and_tail(ctx: ToolContext
 
 
 async def test_small_output_is_not_spilled(ctx: ToolContext) -> None:
-    ctx.extra["bash_output_chars"] = 1000
+    ctx.state.bash_output_chars = 1000
     out = await bash(ctx, "printf 'x%.0s' $(seq 1 999)")
     assert out.content == "x" * 999
     assert not (ctx.session_dir / "tool-results").exists()

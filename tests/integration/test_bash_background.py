@@ -1,4 +1,4 @@
-"""Background shells: Bash(run_in_background) + BashOutput + KillShell + close_all."""
+"""Background shells: Bash(run_in_background) + BashOutput + KillShell + closing the session's shells."""
 
 from __future__ import annotations
 
@@ -16,14 +16,13 @@ from agent_core.tools.shell_tools import (
     KillShellParams,
     KillShellTool,
 )
-from agent_core.tools.shells import close_all
 
 
 @pytest.fixture
 async def ctx(project: Path, tmp_path: Path):
     context = ToolContext(cwd=project, session_dir=tmp_path / "session", call_id="bg")
     yield context
-    await close_all(context.extra)
+    await context.state.close()
 
 
 def alive(pid: int) -> bool:
@@ -88,7 +87,7 @@ async def test_background_returns_at_once_and_output_is_read_incrementally(
     assert answers[-1].splitlines()[0] == "Shell bash_1: exited 4"
     new_text = "\n".join(answers)
     assert "two" in new_text and "one" not in new_text  # only output since the last call
-    assert ctx.extra["last_exec"]["bg"]["exit_code"] is None
+    assert ctx.state.execs["bg"].exit_code is None
 
 
 async def test_filter_keeps_matching_lines(ctx: ToolContext) -> None:
@@ -120,13 +119,13 @@ async def test_close_all_kills_running_shells(ctx: ToolContext) -> None:
     for name in ("a.pid", "b.pid"):
         while not (ctx.cwd / name).exists() or not (ctx.cwd / name).read_text().strip():
             await asyncio.sleep(0.02)
-    await close_all(ctx.extra)
+    await ctx.state.close()
     assert await gone(int((ctx.cwd / "a.pid").read_text()))
     assert await gone(int((ctx.cwd / "b.pid").read_text()))
 
 
 async def test_big_background_output_is_bounded(ctx: ToolContext) -> None:
-    ctx.extra["bash_output_chars"] = 2000
+    ctx.state.bash_output_chars = 2000
     shell_id = await start(ctx, "echo HEAD; yes abcdefghij | head -c 1000000; echo; echo TAIL")
     answers = await until_exited(ctx, shell_id)
     text = "\n".join(answers)

@@ -27,7 +27,6 @@ from agent_core.tools.base import ToolContext, validate_input
 from agent_core.tools.bash import BashParams, BashTool
 from agent_core.tools.procgroup import kill_all_running
 from agent_core.tools.shell_tools import KillShellParams, KillShellTool
-from agent_core.tools.shells import close_all
 
 BACKENDS = ["bubblewrap", "landlock"]
 PY = sys.executable
@@ -81,9 +80,9 @@ def policy_for(places: dict[str, Path], network: bool = False) -> SandboxPolicy:
 @pytest.fixture
 async def ctx(places: dict[str, Path], tmp_path: Path):
     context = ToolContext(cwd=places["project"], session_dir=tmp_path / "session", call_id="c1")
-    context.extra["sandbox_policy"] = policy_for(places)
+    context.state.sandbox_policy = policy_for(places)
     yield context
-    await close_all(context.extra)
+    await context.state.close()
 
 
 async def bash(ctx: ToolContext, command: str, **raw):
@@ -206,7 +205,7 @@ async def test_git_hooks_stay_read_only_under_bubblewrap(backend, ctx, places) -
 async def test_network_setting_decides_tcp_to_a_local_listener(
     backend, ctx, places, network
 ) -> None:
-    ctx.extra["sandbox_policy"] = policy_for(places, network=network)
+    ctx.state.sandbox_policy = policy_for(places, network=network)
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
     server.listen(4)

@@ -9,18 +9,12 @@ import pytest
 from agent_core.events import FileDiff
 from agent_core.tools.base import FileStamp, ToolContext, ToolError, validate_input
 from agent_core.tools.write import WriteParams, WriteTool
+from tests.helpers.recording_context import RecordingContext, recording_context
 
 
 @pytest.fixture
-def ctx(project: Path, tmp_path: Path) -> ToolContext:
-    events: list = []
-
-    async def emit(event) -> None:
-        events.append(event)
-
-    context = ToolContext(cwd=project, session_dir=tmp_path / "session", call_id="w1", emit=emit)
-    context.extra["events"] = events
-    return context
+def ctx(project: Path, tmp_path: Path) -> RecordingContext:
+    return recording_context(project, tmp_path / "session", "w1")
 
 
 def seen(ctx: ToolContext, path: Path) -> None:
@@ -33,18 +27,18 @@ async def write(ctx: ToolContext, path: str, content: str) -> str:
     return (await WriteTool().run(args, ctx)).content
 
 
-async def test_new_file_with_parents_needs_no_read(ctx: ToolContext) -> None:
+async def test_new_file_with_parents_needs_no_read(ctx: RecordingContext) -> None:
     text = await write(ctx, "deep/dir/new.py", "a\nb\n")
     assert (ctx.cwd / "deep/dir/new.py").read_text() == "a\nb\n"
     assert text == "Created deep/dir/new.py (2 lines)"
-    [event] = ctx.extra["events"]
+    [event] = ctx.events
     assert isinstance(event, FileDiff)
     assert (event.added, event.removed) == (2, 0)
     assert event.diff.startswith("--- /dev/null\n+++ b/deep/dir/new.py\n")
     assert not list((ctx.cwd / "deep/dir").glob(".*.tmp"))  # no temp file left behind
 
 
-async def test_overwrite_requires_read_then_reports_diff(ctx: ToolContext) -> None:
+async def test_overwrite_requires_read_then_reports_diff(ctx: RecordingContext) -> None:
     path = ctx.cwd / "a.txt"
     path.write_text("one\ntwo\nthree\n")
     with pytest.raises(ToolError, match="has not been read yet"):
@@ -59,7 +53,7 @@ async def test_overwrite_requires_read_then_reports_diff(ctx: ToolContext) -> No
     assert path.read_text() == "done\n"
 
 
-async def test_stale_file_is_refused(ctx: ToolContext) -> None:
+async def test_stale_file_is_refused(ctx: RecordingContext) -> None:
     path = ctx.cwd / "a.txt"
     path.write_text("v1\n")
     seen(ctx, path)
@@ -69,25 +63,25 @@ async def test_stale_file_is_refused(ctx: ToolContext) -> None:
     assert path.read_text() == "v2 from the user\n"
 
 
-async def test_crlf_file_stays_crlf(ctx: ToolContext) -> None:
+async def test_crlf_file_stays_crlf(ctx: RecordingContext) -> None:
     path = ctx.cwd / "win.txt"
     path.write_bytes(b"a\r\nb\r\n")
     seen(ctx, path)
     await write(ctx, "win.txt", "a\nc\n")
     assert path.read_bytes() == b"a\r\nc\r\n"
-    assert ctx.extra["events"][0].diff.endswith("-b\n+c\n")
+    assert ctx.events[0].diff.endswith("-b\n+c\n")
 
 
-async def test_missing_final_newline_shows_in_diff(ctx: ToolContext) -> None:
+async def test_missing_final_newline_shows_in_diff(ctx: RecordingContext) -> None:
     path = ctx.cwd / "a.txt"
     path.write_text("x\n")
     seen(ctx, path)
     await write(ctx, "a.txt", "x")
     assert path.read_bytes() == b"x"
-    assert "\\ No newline at end of file" in ctx.extra["events"][0].diff
+    assert "\\ No newline at end of file" in ctx.events[0].diff
 
 
-async def test_directory_and_binary_targets_are_refused(ctx: ToolContext) -> None:
+async def test_directory_and_binary_targets_are_refused(ctx: RecordingContext) -> None:
     (ctx.cwd / "sub").mkdir()
     with pytest.raises(ToolError, match="is a directory"):
         await write(ctx, "sub", "x")
@@ -98,14 +92,14 @@ async def test_directory_and_binary_targets_are_refused(ctx: ToolContext) -> Non
         await write(ctx, "img.bin", "text")
 
 
-async def test_preview_diff_without_writing(ctx: ToolContext) -> None:
+async def test_preview_diff_without_writing(ctx: RecordingContext) -> None:
     args = validate_input(WriteParams, {"file_path": "n.txt", "content": "hi\n"})
     diff = await WriteTool().preview(args, ctx)
     assert diff is not None and "+hi" in diff
     assert not (ctx.cwd / "n.txt").exists()
 
 
-async def test_executable_bit_and_symlinks_survive_a_write(ctx: ToolContext) -> None:
+async def test_executable_bit_and_symlinks_survive_a_write(ctx: RecordingContext) -> None:
     script = ctx.cwd / "run.sh"
     script.write_text("#!/bin/sh\necho hi\n")
     script.chmod(0o755)
