@@ -87,6 +87,12 @@ class MewCodeApp(App[int]):
         if not await copy_with(command, text):
             App.copy_to_clipboard(self, text)
 
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        """Textual's defaults plus MewCode's semantic colours, which a theme may override."""
+        from mewcode_tui.theme_styles import SEMANTIC_COLORS
+
+        return {**super().get_theme_variable_defaults(), **SEMANTIC_COLORS}
+
     @property
     def main_screen(self) -> MainScreen:
         return self._main

@@ -38,7 +38,7 @@ _COLOR_FIELDS = (
     "surface", "panel", "success", "warning", "error", "boost",
 )  # fmt: skip
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
-_CACHE_VERSION = 1
+_CACHE_VERSION = 2  # 2: semantic colour variables are validated
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +88,8 @@ def parse_theme_text(text: str) -> ThemeFile:
     import yaml
     from textual.color import Color, ColorParseError
 
+    from mewcode_tui.theme_styles import SEMANTIC_COLORS
+
     try:
         # The C loader when libyaml is there: a new theme is parsed before the first frame.
         data = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
@@ -111,6 +113,13 @@ def parse_theme_text(text: str) -> ThemeFile:
             Color.parse(value)
         except ColorParseError:
             raise ConfigError(f"{field}: {value!r} is not a color") from None
+    for name, value in spec.variables.items():
+        if name not in SEMANTIC_COLORS:
+            continue  # only MewCode's own colours are checked here
+        try:
+            Color.parse(value)
+        except ColorParseError:
+            raise ConfigError(f"variables.{name}: {value!r} is not a color") from None
     if not 0.0 <= spec.text_alpha <= 1.0:
         raise ConfigError("text_alpha must be between 0 and 1")
     return spec

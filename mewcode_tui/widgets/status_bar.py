@@ -6,23 +6,28 @@ import math
 from pathlib import Path
 from typing import Any
 
+from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-MODE_STYLES = {
-    "default": "bold",
-    "acceptEdits": "bold green",
-    "plan": "bold cyan",
-    "bypassPermissions": "bold red",
+from mewcode_tui.theme_styles import semantic_style
+
+# Theme colour names (mewcode_tui/theme_styles.py) per mode and phase; bold/dim are set here.
+MODE_COLORS = {
+    "default": "mode-default",
+    "acceptEdits": "mode-accept-edits",
+    "plan": "mode-plan",
+    "bypassPermissions": "mode-bypass",
 }
 PHASE_STYLES = {
-    "idle": "dim",
-    "thinking": "magenta",
-    "streaming": "cyan",
-    "tool": "yellow",
-    "approval": "bold magenta",
+    "idle": ("phase-idle", Style(dim=True)),
+    "thinking": ("phase-thinking", Style()),
+    "streaming": ("phase-streaming", Style()),
+    "tool": ("phase-tool", Style()),
+    "approval": ("phase-approval", Style(bold=True)),
 }
+BOLD = Style(bold=True)
 
 
 def compact_number(n: int) -> str:
@@ -102,10 +107,14 @@ class StatusBar(Widget):
         if self.phase in ("starting", "no session"):
             self.phase = "idle"
 
+    def _color(self, name: str) -> Style:
+        return semantic_style(self.app, name)
+
     def render(self) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append("mode ", style="dim")
-        text.append(self.mode, style=MODE_STYLES.get(self.mode, "bold"))
+        color = MODE_COLORS.get(self.mode, "mode-default")
+        text.append(self.mode, style=self._color(color) + BOLD)
         if self.mode == "plan":
             text.append(" (read-only)", style="dim")
         text.append("  ·  ", style="dim")
@@ -114,15 +123,20 @@ class StatusBar(Widget):
         text.append(f"skills {self.skills}")
         if self.unsandboxed:
             text.append("  ·  ", style="dim")
-            text.append("⚠ no sandbox", style="bold red")
+            text.append("⚠ no sandbox", style=self._color("warning-strong") + BOLD)
         text.append("\n")
         text.append(self.model or "no model", style="bold")
         text.append("  ")
         phase = self.phase + (f" {self.phase_detail}" if self.phase_detail else "")
-        text.append(phase, style=PHASE_STYLES.get(self.phase, ""))
+        if self.phase in PHASE_STYLES:
+            color, attributes = PHASE_STYLES[self.phase]
+            text.append(phase, style=self._color(color) + attributes)
+        else:
+            text.append(phase)  # "starting", "no session": plain
         bar, percent = context_bar(self.context_tokens, self.context_window)
         text.append("  ctx ", style="dim")
-        text.append(bar, style="red" if percent >= 80 else "green" if percent < 50 else "yellow")
+        level = "ctx-high" if percent >= 80 else "ctx-low" if percent < 50 else "ctx-mid"
+        text.append(bar, style=self._color(level))
         text.append(f" {percent}%")
         text.append("  ↑", style="dim")
         text.append(compact_number(self.input_tokens))
