@@ -85,6 +85,8 @@ class PermissionDecision(_Event, tag="permission.decision"):
 
 
 class ApprovalRequested(_Event, tag="approval.requested"):
+    """A call waits for a human; ``kind`` "plan" is a plan to approve (leaving plan mode)."""
+
     approval_id: str
     call_id: str
     tool: str
@@ -93,6 +95,7 @@ class ApprovalRequested(_Event, tag="approval.requested"):
     layer: Layer
     suggested_rules: list[str]
     diff: str | None = None
+    kind: Literal["tool", "plan"] = "tool"
     ticket: Any = None  # ApprovalTicket; never encoded
 
 

@@ -10,8 +10,12 @@ import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from agent_core.errors import MewCodeError
+
+if TYPE_CHECKING:
+    from mewcode_tui.session_start import StartFlags
 
 SUBCOMMANDS = ("permissions", "sandbox")
 FORMATS = ("text", "json", "stream-json")
@@ -149,11 +153,28 @@ def _setup(args: argparse.Namespace):
     return cwd, paths, settings
 
 
-def headless_command(args: argparse.Namespace) -> int:
-    from agent_core.agent.runtime import Runtime, RuntimeOptions
-    from agent_core.llm.factory import detect_provider, make_provider
+def start_flags(args: argparse.Namespace) -> StartFlags:
+    """What the command line chose for the session: the same for `-p` and the UI."""
     from agent_core.permissions.cli_rules import cli_rules
+    from mewcode_tui.session_start import StartFlags
+
+    if args.max_turns is not None and args.max_turns < 1:
+        raise MewCodeError(f"--max-turns {args.max_turns}: expected a number of rounds, 1 or more")
+    return StartFlags(
+        provider="demo" if args.demo else args.provider,
+        model=args.model,
+        mode=args.permission_mode,
+        # A bad rule stops here with a one-line error, before anything runs.
+        rules=tuple(cli_rules(args.allowed, args.disallowed)),
+        max_turns=args.max_turns,
+    )
+
+
+def headless_command(args: argparse.Namespace) -> int:
+    from agent_core.agent.runtime import Runtime
+    from agent_core.llm.factory import detect_provider, make_provider
     from mewcode_tui.headless import run_headless
+    from mewcode_tui.session_start import runtime_options
 
     prompt = args.prompt
     if prompt is None and not sys.stdin.isatty():
@@ -162,8 +183,9 @@ def headless_command(args: argparse.Namespace) -> int:
         return fail('no prompt: pass it as an argument (mewcode -p "...") or on stdin', 2)
     if args.resume == "":
         return fail("--resume needs a session id with -p (or use --continue for the latest)", 2)
+    flags = start_flags(args)
     cwd, paths, settings = _setup(args)
-    name = "demo" if args.demo else (args.provider or detect_provider(settings, os.environ))
+    name = flags.provider or detect_provider(settings, os.environ)
     if name is None:
         return fail(
             "no API key configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY "
@@ -171,18 +193,17 @@ def headless_command(args: argparse.Namespace) -> int:
             2,
         )
     provider = make_provider(
-        name, args.model or settings.model, settings=settings, env=os.environ, cwd=cwd
+        name, flags.model or settings.model, settings=settings, env=os.environ, cwd=cwd
     )
-    opts = RuntimeOptions(
-        cwd=cwd,
-        paths=paths,
-        settings=settings,
-        provider=provider,
-        mode=args.permission_mode or settings.default_mode,
+    opts = runtime_options(
+        cwd,
+        paths,
+        settings,
+        provider,
+        flags,
+        mode=flags.mode or settings.default_mode,
         resume_id=args.resume or None,
         continue_latest=args.continue_latest,
-        cli_rules=cli_rules(args.allowed, args.disallowed),
-        max_iterations=args.max_turns,
     )
 
     async def go() -> int:
@@ -197,14 +218,10 @@ def headless_command(args: argparse.Namespace) -> int:
 
 def tui_command(args: argparse.Namespace) -> int:
     from mewcode_tui.app_runner import TuiOptions, run_tui
-    from mewcode_tui.session_start import StartFlags, options_for
+    from mewcode_tui.session_start import options_for
 
+    flags = start_flags(args)
     cwd, paths, settings = _setup(args)
-    flags = StartFlags(
-        provider="demo" if args.demo else args.provider,
-        model=args.model,
-        mode=args.permission_mode,
-    )
     options = TuiOptions(
         cwd=cwd,
         paths=paths,

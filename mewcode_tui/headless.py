@@ -10,13 +10,16 @@ import asyncio
 import sys
 import time
 import uuid
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import msgspec
 
 from agent_core import events as ev
-from agent_core.agent.runtime import Runtime
 from agent_core.channel import RendezvousChannel
+
+if TYPE_CHECKING:
+    from agent_core.agent.session_api import AgentSession
+    from agent_core.usage import Usage
 
 _encode = msgspec.json.Encoder().encode
 
@@ -29,7 +32,7 @@ SUBTYPES = {
 }
 
 
-def usage_json(usage: Any) -> dict[str, int]:
+def usage_json(usage: Usage) -> dict[str, int]:
     return {
         "input_tokens": usage.input_tokens,
         "output_tokens": usage.output_tokens,
@@ -41,7 +44,9 @@ def usage_json(usage: Any) -> dict[str, int]:
 class HeadlessPrinter:
     """Consumes the runtime's events and writes them in the chosen format."""
 
-    def __init__(self, runtime: Runtime, output_format: str, out: TextIO, err: TextIO) -> None:
+    def __init__(
+        self, runtime: AgentSession, output_format: str, out: TextIO, err: TextIO
+    ) -> None:
         self.rt = runtime
         self.format = output_format
         self.out = out
@@ -130,7 +135,7 @@ class HeadlessPrinter:
 
 
 async def run_headless(
-    runtime: Runtime,
+    runtime: AgentSession,
     prompt: str,
     output_format: str,
     out: TextIO | None = None,

@@ -12,10 +12,15 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agent_core.config.paths import MewcodePaths
-from agent_core.config.settings import Settings
+from agent_core.config.settings import RuleEntry, Settings
+
+if TYPE_CHECKING:
+    from agent_core.agent.runtime import RuntimeOptions
+    from agent_core.agent.session_api import AgentSession
+    from agent_core.llm.base import Provider
 
 # The SDK module each provider uses, imported ahead of the first request.
 SDK_MODULES = {"anthropic": "anthropic", "openai": "openai"}
@@ -28,6 +33,8 @@ class StartFlags:
     provider: str | None = None  # --provider, or "demo" for --demo
     model: str | None = None
     mode: str | None = None  # --permission-mode
+    rules: tuple[RuleEntry, ...] = ()  # --allowedTools / --disallowedTools
+    max_turns: int | None = None  # --max-turns: model rounds per turn
 
 
 @dataclass
@@ -68,21 +75,54 @@ def build_provider(options: TuiOptions, env: Mapping[str, str] | None = None) ->
     return provider
 
 
-async def open_runtime(options: TuiOptions, provider: Any) -> Any:
+def runtime_options(
+    cwd: Path,
+    paths: MewcodePaths,
+    settings: Settings,
+    provider: Provider,
+    flags: StartFlags,
+    *,
+    mode: str,
+    resume_id: str | None,
+    continue_latest: bool,
+    env: Mapping[str, str] | None = None,
+) -> RuntimeOptions:
+    """The runtime options for what the command line chose: one place for `-p` and the UI."""
+    from agent_core.agent.runtime import RuntimeOptions
+
+    return RuntimeOptions(
+        cwd=cwd,
+        paths=paths,
+        settings=settings,
+        provider=provider,
+        mode=mode,
+        resume_id=resume_id,
+        continue_latest=continue_latest,
+        cli_rules=list(flags.rules),
+        max_iterations=flags.max_turns,
+        env=env,
+    )
+
+
+async def open_runtime(
+    options: TuiOptions, provider: Provider, env: Mapping[str, str] | None = None
+) -> AgentSession:
     """Open (or resume) the session the TUI drives."""
-    from agent_core.agent.runtime import Runtime, RuntimeOptions
+    from agent_core.agent.runtime import Runtime
 
     return await Runtime.open(
-        RuntimeOptions(
-            cwd=options.cwd,
-            paths=options.paths,
-            settings=options.settings,
-            provider=provider,
+        runtime_options(
+            options.cwd,
+            options.paths,
+            options.settings,
+            provider,
+            options.flags,
             mode=options.mode,
             # "" is `--resume` without an id: the picker (choose_session) sets a
             # real id first; if it was skipped, a new session opens.
             resume_id=options.resume_id or None,
             continue_latest=options.continue_latest,
+            env=env,
         )
     )
 

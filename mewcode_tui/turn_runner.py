@@ -9,19 +9,31 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from agent_core.channel import RendezvousChannel
-from agent_core.events import TurnCompleted
+from agent_core.events import Event, TurnCompleted
+
+if TYPE_CHECKING:
+    from agent_core.agent.session_api import AgentSession
+
+
+class EventSink(Protocol):
+    """What consumes a turn's events (the presenter)."""
+
+    async def apply(self, event: Event) -> None: ...
 
 log = logging.getLogger("mewcode.tui")
 
 
 async def consume_turn(
-    runtime: Any, prompt: str, presenter: Any, on_start: Callable[[asyncio.Task], None]
+    runtime: AgentSession,
+    prompt: str,
+    presenter: EventSink,
+    on_start: Callable[[asyncio.Task[Any]], None],
 ) -> BaseException | None:
     """Run ``prompt`` and present every event; returns the turn's failure, if any."""
-    channel: RendezvousChannel = RendezvousChannel()
+    channel: RendezvousChannel[Event] = RendezvousChannel()
     task = asyncio.create_task(runtime.run_turn(prompt, channel))
     on_start(task)
     # However the turn ends, the loop below must not wait for events forever.

@@ -293,6 +293,7 @@ class ToolExecutor:
                 layer="mode",
                 suggested_rules=[],
                 diff=None,
+                kind="plan",
                 ticket=ticket,
             )
         )

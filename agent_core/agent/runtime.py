@@ -10,9 +10,10 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -44,6 +45,9 @@ from agent_core.tools.registry import ToolRegistry
 from agent_core.tools.session_state import SessionToolState
 from agent_core.usage import Usage
 
+if TYPE_CHECKING:
+    from agent_core.agent.session_api import AgentSession
+
 _turn_ids = itertools.count(1)
 
 
@@ -59,6 +63,7 @@ class RuntimeOptions:
     cli_rules: list[RuleEntry] = field(default_factory=list)
     max_iterations: int | None = None
     tools: list[Tool] | None = None  # None: the built-in set
+    env: Mapping[str, str] | None = None  # for building providers (/model); None: os.environ
 
 
 class Runtime:
@@ -74,8 +79,8 @@ class Runtime:
         self.opts = opts
         self.cwd = opts.cwd
         self.settings = opts.settings
-        self.provider = opts.provider
-        self.mode = opts.mode
+        self._provider = opts.provider
+        self._mode = opts.mode
         self.load_warnings = load_warnings
         self.settings_problems = list(opts.settings.problems)
         self.usage = Usage()
@@ -99,7 +104,7 @@ class Runtime:
             opts.paths,
             opts.settings,
             opts.cli_rules,
-            lambda: self.mode,
+            lambda: self._mode,
             # Spilled output is the agent's to read back (Read, Grep), and no other session's.
             readable_dirs=lambda: [Path(os.path.realpath(self.store.dir / "tool-results"))],
         )
@@ -166,6 +171,14 @@ class Runtime:
         )
 
     # --- read-only views ---------------------------------------------------
+
+    @property
+    def mode(self) -> str:
+        return self._mode
+
+    @property
+    def provider(self) -> Provider:
+        return self._provider
 
     @property
     def session_id(self) -> str:
@@ -244,7 +257,7 @@ class Runtime:
                 can_ask=can_ask,
                 audit=self.audit,
                 shape_result=self.context.ledger.apply,
-                on_plan_approved=self._set_mode,
+                on_plan_approved=self.set_mode,
                 allowed_names=lambda: {t.name for t in self._offered_tools()},
             )
         )
@@ -335,8 +348,38 @@ class Runtime:
             )
         )
 
-    def _set_mode(self, mode: str) -> None:
-        self.mode = mode
+    def set_mode(self, mode: str) -> None:
+        """Switch the permission mode; MewCodeError when it is unknown or refused here."""
+        from agent_core.config.settings import MODES
+
+        if mode not in MODES:
+            raise MewCodeError(f"unknown mode {mode!r} (one of {', '.join(MODES)})")
+        if refusal := self.mode_refusal(mode):
+            raise refusal
+        self._mode = mode
+
+    async def switch_model(self, model: str, provider: str | None = None) -> None:
+        """Use ``model`` from the next request on: the old client is closed, and the
+        context budget (automatic compaction) is re-derived from the new model's window."""
+        from agent_core.llm.factory import make_provider
+
+        if self.running:
+            raise MewCodeError("a turn is running: wait for it or press Esc first")
+        # In a thread: a vendor SDK may be imported now, which takes a moment.
+        new = await asyncio.to_thread(
+            make_provider,
+            provider or self._provider.name,
+            model,
+            settings=self.settings,
+            env=self.opts.env if self.opts.env is not None else os.environ,
+            cwd=self.cwd,
+        )
+        old, self._provider = self._provider, new
+        if old is not new:
+            await _close_provider(old)
+        info = model_info(new.model)
+        self.context.resize(info.context_window, self.settings.limits.max_output_tokens)
+        self.context_tokens = self.context.estimate(self.history, self._overhead_tokens())
 
     def cancel(self) -> None:
         """Cancel the running turn; it ends with stop reason ``cancelled``."""
@@ -409,8 +452,19 @@ class Runtime:
 
     async def close(self) -> None:
         await self._tool_state.close()
-        aclose = getattr(self.provider, "aclose", None)
-        if aclose is not None:
-            await aclose()
+        await _close_provider(self._provider)
         self.context.close()
         self.store.close()
+
+
+async def _close_provider(provider: Provider) -> None:
+    """Close a provider's HTTP client, when it has one."""
+    aclose = getattr(provider, "aclose", None)
+    if aclose is not None:
+        await aclose()
+
+
+if TYPE_CHECKING:
+
+    def _conforms(runtime: Runtime) -> AgentSession:
+        return runtime  # mypy checks that Runtime implements the whole session interface

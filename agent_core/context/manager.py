@@ -83,6 +83,12 @@ class ContextManager:
         self._usage_at: tuple[int, Message | None] | None = None
         self._usage_prompt = 0
 
+    def resize(self, context_window: int, max_output: int) -> None:
+        """A new model: the window and the automatic compaction budget follow it."""
+        self.context_window = context_window
+        self.max_output = max_output
+        self.budget = compaction_budget(self.limits, context_window, max_output)
+
     def note_usage(self, usage: Usage) -> None:
         """Record the provider's figures for the request ``before_round`` last passed."""
         if usage.prompt_tokens <= 0:

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from agent_core.errors import MewCodeError
 from mewcode_tui.commands.registry import CommandHost, SlashCommand
 
 if TYPE_CHECKING:
+    from agent_core.agent.session_api import AgentSession
     from agent_core.session.listing import SessionInfo
+    from mewcode_tui.transcript import Transcript
+    from mewcode_tui.widgets.chat_log import ChatLog
+    from mewcode_tui.widgets.status_bar import StatusBar
 
 log = logging.getLogger("mewcode.tui")
 
@@ -30,31 +34,41 @@ _EIGHTHS = " ▏▎▍▌▋▊▉"
 class SessionHost(CommandHost, Protocol):
     """The parts of the main screen that switching sessions and compacting touch."""
 
-    transcript: Any  # mewcode_tui.transcript.Transcript
-    chat: Any  # ChatLog
-    status: Any  # StatusBar
-    turn_active: bool
-    pending: list[str]
+    @property
+    def transcript(self) -> Transcript: ...
 
-    def run_worker(self, work: Any, **kwargs: Any) -> Any: ...
+    @property
+    def chat(self) -> ChatLog: ...
+
+    @property
+    def status(self) -> StatusBar: ...
+
+    @property
+    def busy(self) -> bool:
+        """A turn or an exclusive command (``run_exclusive``) holds the session."""
+        ...
+
+    def run_worker(
+        self, work: Coroutine[Any, Any, None], *, group: str = "default", exclusive: bool = False
+    ) -> object: ...
 
 
-def _busy(host: SessionHost, action: str) -> bool:
-    """Say why ``action`` cannot run now (no session yet, a turn running); True if so."""
+def _idle_session(host: SessionHost, action: str) -> AgentSession | None:
+    """The session when ``action`` may run now; else None, after saying why (starting, busy)."""
     rt = host.runtime
     if rt is None:
         host.say("Still starting: try again in a moment.", "warning")
-        return True
-    if host.turn_active or rt.running:
+        return None
+    if host.busy or rt.running:
         host.say(f"Wait for the turn to finish (or press Esc) before {action}.", "warning")
-        return True
-    return False
+        return None
+    return rt
 
 
-def _show_context_estimate(host: SessionHost) -> int:
+def _show_context_estimate(host: SessionHost, rt: AgentSession) -> int:
     """After a switch or a summary the last usage figure is stale: show (and return) the estimate."""
     host.refresh_status()
-    tokens = host.runtime.context_breakdown()["total"]
+    tokens = rt.context_breakdown()["total"]
     host.status.context_tokens = tokens
     return tokens
 
@@ -76,11 +90,12 @@ def find_session(sessions: Sequence[SessionInfo], wanted: str) -> str:
 
 
 async def resume(host: SessionHost, args: str) -> None:
-    if _busy(host, "/resume"):
+    rt = _idle_session(host, "/resume")
+    if rt is None:
         return
     from mewcode_tui.screens.resume import ResumeScreen, resumable_sessions
 
-    current = host.runtime.session_id
+    current = rt.session_id
     sessions = await asyncio.to_thread(resumable_sessions, host.paths, current)
     if args:
         try:
@@ -103,9 +118,9 @@ async def resume(host: SessionHost, args: str) -> None:
 
 async def switch_session(host: SessionHost, session_id: str) -> None:
     """Resume ``session_id`` and re-show its conversation in the chat pane."""
-    if _busy(host, "/resume"):
+    rt = _idle_session(host, "/resume")
+    if rt is None:
         return
-    rt = host.runtime
     if session_id == rt.session_id:
         host.say(f"Already in session {session_id}.")
         return
@@ -121,7 +136,7 @@ async def switch_session(host: SessionHost, session_id: str) -> None:
     host.transcript.entries.extend(restored.entries)
     host.transcript.calls.update(restored.calls)
     await host.chat.reload()
-    _show_context_estimate(host)
+    _show_context_estimate(host, rt)
     host.say(f"Resumed session {rt.session_id} ({len(rt.history)} messages).")
     for warning in warnings:
         host.say(warning, "warning")
@@ -131,24 +146,23 @@ async def switch_session(host: SessionHost, session_id: str) -> None:
 
 
 def compact(host: SessionHost, args: str) -> None:
-    if _busy(host, "/compact"):
+    rt = _idle_session(host, "/compact")
+    if rt is None:
         return
     # Held for the whole summary: prompts typed meanwhile queue instead of
     # racing the history swap, and /clear or /resume wait too.
-    host.turn_active = True
-    host.status.phase = "compacting"
-    host.run_worker(_compact(host, args.strip()), group="compact", exclusive=True)
+    host.run_exclusive(_compact(host, rt, args.strip()), "compacting")
 
 
-async def _compact(host: SessionHost, instructions: str) -> None:
+async def _compact(host: SessionHost, rt: AgentSession, instructions: str) -> None:
     from agent_core.context import CompactionError
 
     # Before and after are measured the same way as /context and the status
     # bar (system prompt and tools included), so the three figures agree.
-    before = host.runtime.context_breakdown()["total"]
+    before = rt.context_breakdown()["total"]
     outcome = None
     try:
-        outcome = await host.runtime.compact(instructions)
+        outcome = await rt.compact(instructions)
     except CompactionError as exc:
         host.say(_sentence(str(exc)), "warning")
     except MewCodeError as exc:
@@ -156,12 +170,8 @@ async def _compact(host: SessionHost, instructions: str) -> None:
     except Exception as exc:  # one line for the user, the traceback for the log
         log.exception("compaction failed")
         host.say(f"Compaction failed: {type(exc).__name__}: {exc}", "error")
-    finally:
-        host.turn_active = False
-        host.status.phase = "idle"
-        host.refresh_status()
     if outcome is not None:
-        after = _show_context_estimate(host)
+        after = _show_context_estimate(host, rt)
         summarised = outcome.summarised_messages
         host.say(
             f"Compacted: {before:,} → {after:,} tokens "
@@ -169,8 +179,6 @@ async def _compact(host: SessionHost, instructions: str) -> None:
         )
         if outcome.warning:
             host.say(_sentence(outcome.warning), "warning")
-    if host.pending:  # prompts typed while the summary was written
-        host.run_worker(host.send_prompt(host.pending.pop(0)), group="send")
 
 
 def _sentence(text: str) -> str:

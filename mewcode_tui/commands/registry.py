@@ -8,9 +8,16 @@ model: /review, custom Markdown commands) and ``skill`` (one per skill).
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from agent_core.agent.session_api import AgentSession
+    from agent_core.config.paths import MewcodePaths
+    from agent_core.config.settings import Settings
 
 CommandKind = Literal["local", "ui", "prompt", "skill"]
 
@@ -18,13 +25,22 @@ CommandKind = Literal["local", "ui", "prompt", "skill"]
 class CommandHost(Protocol):
     """The screen as commands see it."""
 
-    runtime: Any  # agent_core.agent.runtime.Runtime, or None while starting
-    paths: Any  # MewcodePaths
-    settings: Any  # Settings
-    registry: CommandRegistry
+    @property
+    def runtime(self) -> AgentSession | None:
+        """The session, or None while it starts."""
+        ...
 
     @property
-    def app(self) -> Any: ...
+    def paths(self) -> MewcodePaths: ...
+
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def registry(self) -> CommandRegistry: ...
+
+    @property
+    def app(self) -> App[Any]: ...
 
     def say(self, text: str, level: Literal["info", "warning", "error"] = "info") -> None:
         """Show a line (or a few) in the chat pane."""
@@ -37,6 +53,9 @@ class CommandHost(Protocol):
     async def clear_conversation(self) -> None: ...
 
     def refresh_status(self) -> None: ...
+
+    def run_exclusive(self, work: Coroutine[Any, Any, None], phase: str) -> None:
+        """Run ``work`` with the session held: prompts typed meanwhile queue until it ends."""
 
 
 Handler = Callable[[CommandHost, str], Awaitable[None] | None]

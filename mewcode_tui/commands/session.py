@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import os
-
 from agent_core.config.settings import MODES
 from agent_core.errors import MewCodeError
 from mewcode_tui.commands.registry import CommandHost, SlashCommand
@@ -29,22 +26,12 @@ async def model(host: CommandHost, args: str) -> None:
         host.say("Wait for the turn to finish (or Esc) before switching models.", "warning")
         return
     prefix, sep, rest = args.strip().partition(":")
+    provider_name: str | None = None
+    model_name = args.strip()
     if sep and prefix in PROVIDERS:
-        provider_name, model_name = prefix, rest
-    else:
-        provider_name, model_name = rt.provider.name, args.strip()
-    from agent_core.llm.factory import make_provider
-
+        provider_name, model_name = prefix, rest.strip()
     try:
-        # In a thread: a vendor SDK may be imported now, which takes a moment.
-        rt.provider = await asyncio.to_thread(
-            make_provider,
-            provider_name,
-            model_name.strip(),
-            settings=host.settings,
-            env=os.environ,
-            cwd=host.paths.project,
-        )
+        await rt.switch_model(model_name, provider_name)
     except MewCodeError as exc:
         host.say(f"Cannot switch model: {exc}", "error")
         return

@@ -11,7 +11,7 @@ import contextlib
 import gc
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -37,9 +37,13 @@ from mewcode_tui.widgets.status_bar import StatusBar, short_path
 from mewcode_tui.widgets.tool_call_view import ToolCallLine
 
 if TYPE_CHECKING:
+    from agent_core.agent.session_api import AgentSession
     from agent_core.events import ApprovalRequested
-    from mewcode_tui.completion import CompletionQuery, FileIndex
+    from agent_core.llm.base import Provider
+    from mewcode_tui.commands.registry import CommandRegistry
+    from mewcode_tui.completion import Candidate, CompletionQuery, FileIndex
     from mewcode_tui.presenter import TurnPresenter
+    from mewcode_tui.screens.setup import SetupChoice
 
 # The channel, events, presenter and completion modules are imported when first
 # needed: none of them is needed for the first frame (SPEC §22).
@@ -47,7 +51,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("mewcode.tui")
 
 MODE_CYCLE = ("default", "acceptEdits", "plan")
-RuntimeOpener = Callable[[TuiOptions, Any], Awaitable[Any]]
+RuntimeOpener = Callable[[TuiOptions, "Provider"], Awaitable["AgentSession"]]
 
 
 class MainScreen(Screen):
@@ -65,7 +69,7 @@ class MainScreen(Screen):
         self,
         options: TuiOptions,
         *,
-        provider: Any = None,
+        provider: Provider | None = None,
         opener: RuntimeOpener | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -74,19 +78,23 @@ class MainScreen(Screen):
         self.paths = options.paths
         self.settings = options.settings
         self.provider = provider
-        self.opener = opener or open_runtime
+        self.opener = opener or self._open_runtime
         self.clock = clock
-        self.runtime: Any = None
+        self.runtime: AgentSession | None = None
         self.mode = options.mode
         self.transcript = Transcript()
-        self._registry: Any = None
+        self._registry: CommandRegistry | None = None
         self._files: FileIndex | None = None
         self._presenter: TurnPresenter | None = None
         self.pending: list[str] = []  # prompts waiting for the runtime or the running turn
-        self.turn_active = False
+        self.turn_active = False  # a turn, or a command run by run_exclusive, holds the session
         self._turn_task: asyncio.Task | None = None
         self._turn_started: float | None = None
         self._env: dict[str, str] | None = None  # the environment with a key from setup
+
+    async def _open_runtime(self, options: TuiOptions, provider: Provider) -> AgentSession:
+        # The environment carries a key typed in the setup screen (for /model too).
+        return await open_runtime(options, provider, self._env)
 
     @property
     def presenter(self) -> TurnPresenter:
@@ -105,7 +113,12 @@ class MainScreen(Screen):
         return self._files
 
     @property
-    def registry(self) -> Any:
+    def busy(self) -> bool:
+        """A turn or an exclusive command holds the session: prompts queue."""
+        return self.turn_active
+
+    @property
+    def registry(self) -> CommandRegistry:
         """The slash commands (built on first use: it reads custom command files)."""
         if self._registry is None:
             from mewcode_tui.commands import build_registry
@@ -174,7 +187,7 @@ class MainScreen(Screen):
         self.status.model = self.options.model or ""
         self.begin()
 
-    def _setup_chosen(self, choice: Any) -> None:
+    def _setup_chosen(self, choice: SetupChoice | None) -> None:
         from mewcode_tui.screens.setup import apply_setup
 
         if choice is None:
@@ -222,7 +235,7 @@ class MainScreen(Screen):
         if refusal := runtime.mode_refusal(self.mode):  # chosen before the session opened
             self.say(f"Mode default: {refusal}", "error")
             self.mode = self.status.mode = "default"
-        runtime.mode = self.mode
+        runtime.set_mode(self.mode)
         self.status.phase = "idle"
         self.refresh_status()
         if runtime.history:
@@ -294,19 +307,34 @@ class MainScreen(Screen):
 
     def set_mode(self, mode: str) -> bool:
         """Switch mode; False (and an error notice) when the mode is refused here."""
-        refusal = self.runtime.mode_refusal(mode) if self.runtime is not None else None
-        if refusal is not None:
-            self.say(f"Mode {self.mode} kept: {refusal}", "error")
-            return False
-        self.mode = mode
         if self.runtime is not None:
-            self.runtime.mode = mode
+            try:
+                self.runtime.set_mode(mode)
+            except MewCodeError as refusal:
+                self.say(f"Mode {self.mode} kept: {refusal}", "error")
+                return False
+        self.mode = mode
         self.status.mode = mode
         return True
 
     def mode_changed(self, mode: str) -> None:
         self.mode = mode
         self.status.mode = mode
+
+    def run_exclusive(self, work: Coroutine[Any, Any, None], phase: str) -> None:
+        """Run a command's ``work`` holding the session; queued prompts go after it."""
+        self.turn_active = True
+        self.status.phase = phase
+
+        async def held() -> None:
+            try:
+                await work
+            finally:
+                self.turn_active = False
+                self.status.phase = "idle"
+            self._next_turn()
+
+        self.run_worker(held(), group="exclusive", exclusive=True)
 
     async def clear_conversation(self) -> None:
         if self.turn_active:
@@ -331,7 +359,7 @@ class MainScreen(Screen):
 
     def ask_approval(self, event: ApprovalRequested) -> None:
         """Open the approval (or plan) dialog; its answer releases the waiting agent."""
-        if event.tool == "ExitPlanMode":
+        if event.kind == "plan":
             from mewcode_tui.screens.plan_approval import PlanApprovalScreen
 
             screen: Screen = PlanApprovalScreen(event)
@@ -422,7 +450,7 @@ class MainScreen(Screen):
         candidates = rank_paths(query.fragment, self.files.files())
         self.app.call_from_thread(self._show_file_candidates, query, candidates)
 
-    def _show_file_candidates(self, query: CompletionQuery, candidates: list) -> None:
+    def _show_file_candidates(self, query: CompletionQuery, candidates: list[Candidate]) -> None:
         if self.prompt.current_query() == query:
             self.menu.show(query, candidates)
 

@@ -8,15 +8,19 @@ against the same blocking contract as the real runtime.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from agent_core import events as ev
+from agent_core.agent.loop import TurnStats
+from agent_core.agent.session_api import AgentSession
 from agent_core.channel import RendezvousChannel
 from agent_core.config.settings import RuleEntry, Settings
+from agent_core.context.manager import CompactionOutcome
 from agent_core.errors import MewCodeError
+from agent_core.llm.base import ChatRequest, Provider, StreamEvent
 from agent_core.messages import Message
 from agent_core.sandbox.session import unsandboxed_bypass_error
 from agent_core.sandbox.status import SandboxStatus
@@ -26,8 +30,20 @@ Send = Callable[[ev.Event], Awaitable[None]]
 Script = Callable[[Send, str], Awaitable[None]]
 
 
+class FakeProvider:
+    """Names a provider and model; a fake session never streams from it."""
+
+    def __init__(self, name: str = "fake", model: str = "fake-model") -> None:
+        self.name = name
+        self.model = model
+
+    async def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
+        raise AssertionError("a FakeRuntime turn runs a script, not the provider")
+        yield  # pragma: no cover  (makes this an async generator)
+
+
 class FakeRuntime:
-    """The Runtime API the TUI uses, driven by one script per turn."""
+    """The ``AgentSession`` the TUI uses, driven by one script per turn."""
 
     def __init__(
         self, cwd: Path, scripts: list[Script] | None = None, history: list[Message] | None = None
@@ -37,7 +53,7 @@ class FakeRuntime:
         self.session_id = "fake-session"
         self.session_path = cwd / "fake-session.jsonl"
         self.mode = "default"
-        self.provider = SimpleNamespace(name="fake", model="fake-model")
+        self.provider: Provider = FakeProvider()
         self.history: list[Message] = list(history or [])
         self.usage = Usage()
         self.cost_usd = 0.0
@@ -52,6 +68,8 @@ class FakeRuntime:
         self.new_sessions = 0
         self.closed = False
         self.sandbox = SandboxStatus("bubblewrap", True)
+        self.last_stats = TurnStats()
+        self.compactions: list[str] = []
         self._task: asyncio.Task | None = None
 
     @property
@@ -63,6 +81,28 @@ class FakeRuntime:
 
     def mode_refusal(self, mode: str) -> MewCodeError | None:
         return unsandboxed_bypass_error(mode, Settings(), self.sandbox.available)
+
+    def set_mode(self, mode: str) -> None:
+        if refusal := self.mode_refusal(mode):
+            raise refusal
+        self.mode = mode
+
+    async def switch_model(self, model: str, provider: str | None = None) -> None:
+        from agent_core.llm.factory import make_provider
+
+        self.provider = make_provider(
+            provider or self.provider.name, model, settings=Settings(), env=os.environ, cwd=self.cwd
+        )
+
+    def context_breakdown(self) -> dict[str, int]:
+        return {"total": self.context_tokens, "context_window": self.context_window}
+
+    async def compact(self, instructions: str = "") -> CompactionOutcome:
+        self.compactions.append(instructions)
+        return CompactionOutcome(list(self.history), self.context_tokens, self.context_tokens)
+
+    async def resume(self, session_id: str) -> list[str]:
+        raise MewCodeError(f"no session {session_id} in this fake")
 
     def rules(self) -> list[RuleEntry]:
         return [*self.saved_rules, *self.session_rules]
@@ -84,8 +124,9 @@ class FakeRuntime:
         return reply
 
     async def run_turn(
-        self, text: str, events: RendezvousChannel, *, can_ask: bool = True
+        self, text: str, events: RendezvousChannel[ev.Event] | None = None, *, can_ask: bool = True
     ) -> ev.TurnCompleted:
+        assert events is not None, "the TUI always passes a channel"
         self.prompts.append(text)
         script = self.scripts.pop(0) if self.scripts else plain_answer("ok")
         self._task = asyncio.create_task(script(events.send, text))
@@ -105,7 +146,7 @@ class FakeRuntime:
         return done
 
     def cancel(self) -> None:
-        if self.running:
+        if self._task is not None and not self._task.done():
             self._task.cancel()
 
     async def new_session(self) -> None:
@@ -156,8 +197,12 @@ def tool_result(
     )
 
 
-def opener_for(runtime: FakeRuntime) -> Callable[[Any, Any], Awaitable[FakeRuntime]]:
-    async def open_(options: Any, provider: Any) -> FakeRuntime:
+def opener_for(runtime: AgentSession) -> Callable[[Any, Any], Awaitable[AgentSession]]:
+    async def open_(options: Any, provider: Any) -> AgentSession:
         return runtime
 
     return open_
+
+
+def _conforms(runtime: FakeRuntime) -> AgentSession:
+    return runtime  # mypy checks that the fake implements the whole session interface

@@ -22,6 +22,7 @@ def approval_script(runtime: FakeRuntime, tool: str = "Edit", plan: str = ""):
                 reason="edits need approval",
                 layer="mode",
                 suggested_rules=["Edit(a.py)"],
+                kind="plan" if tool == "ExitPlanMode" else "tool",
             ),
         )
         if reply.answer == "deny":

@@ -65,6 +65,7 @@ def plan_request(plan: str = "# Plan\n\n1. Read the code\n2. Fix the bug") -> Ap
         reason="plan ready",
         layer="mode",
         suggested_rules=[],
+        kind="plan",
     )
 
 

@@ -1,0 +1,125 @@
+"""What a front end may do with a running session: the one seam every UI is typed against.
+
+The full-screen UI, headless mode and (later) the HTTP API drive a session only
+through this Protocol: they call its methods and read its figures, and never
+assign its attributes. ``Runtime`` implements it; the TUI tests' fake does too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from agent_core import events as ev
+    from agent_core.agent.loop import TurnStats
+    from agent_core.channel import RendezvousChannel
+    from agent_core.config.settings import RuleEntry
+    from agent_core.context.manager import CompactionOutcome
+    from agent_core.errors import MewCodeError
+    from agent_core.llm.base import Provider
+    from agent_core.messages import Message
+    from agent_core.sandbox.status import SandboxStatus
+    from agent_core.usage import Usage
+
+
+class AgentSession(Protocol):
+    """A conversation a front end drives: turns, approvals (via events), mode, model, history."""
+
+    # --- identity and state (read-only) ---------------------------------------
+
+    @property
+    def session_id(self) -> str: ...
+
+    @property
+    def session_path(self) -> Path: ...
+
+    @property
+    def cwd(self) -> Path: ...
+
+    @property
+    def mode(self) -> str: ...
+
+    @property
+    def provider(self) -> Provider: ...
+
+    @property
+    def history(self) -> Sequence[Message]: ...
+
+    @property
+    def running(self) -> bool:
+        """A turn (or a compaction) is in progress."""
+        ...
+
+    @property
+    def sandbox(self) -> SandboxStatus: ...
+
+    @property
+    def settings_problems(self) -> Sequence[str]: ...
+
+    @property
+    def load_warnings(self) -> Sequence[str]: ...
+
+    # --- figures -----------------------------------------------------------------
+
+    @property
+    def usage(self) -> Usage: ...
+
+    @property
+    def cost_usd(self) -> float: ...
+
+    @property
+    def context_tokens(self) -> int: ...
+
+    @property
+    def context_window(self) -> int: ...
+
+    @property
+    def last_stats(self) -> TurnStats: ...
+
+    def context_breakdown(self) -> dict[str, int]:
+        """Estimated tokens by category, the window and the compaction budget."""
+        ...
+
+    def tool_names(self) -> list[str]: ...
+
+    # --- turns ---------------------------------------------------------------------
+
+    async def run_turn(
+        self, text: str, events: RendezvousChannel[ev.Event] | None = None, *, can_ask: bool = True
+    ) -> ev.TurnCompleted:
+        """Run one user turn; approvals arrive as ``ApprovalRequested`` events with a ticket."""
+        ...
+
+    def cancel(self) -> None: ...
+
+    # --- mode, model, rules -----------------------------------------------------------
+
+    def mode_refusal(self, mode: str) -> MewCodeError | None:
+        """Why ``mode`` may not be used here, or None."""
+        ...
+
+    def set_mode(self, mode: str) -> None:
+        """Switch the permission mode; raises MewCodeError when it is refused."""
+        ...
+
+    async def switch_model(self, model: str, provider: str | None = None) -> None:
+        """Use ``model`` (of ``provider``, default the current one) from the next request on."""
+        ...
+
+    def rules(self) -> list[RuleEntry]: ...
+
+    def remove_rule(self, entry: RuleEntry) -> bool: ...
+
+    # --- history -------------------------------------------------------------------------
+
+    async def compact(self, instructions: str = "") -> CompactionOutcome: ...
+
+    async def new_session(self) -> None: ...
+
+    async def resume(self, session_id: str) -> list[str]:
+        """Switch to a saved session of this project; returns its load warnings."""
+        ...
+
+    async def close(self) -> None: ...
