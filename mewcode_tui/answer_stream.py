@@ -22,6 +22,8 @@ from mewcode_tui.transcript import (
 )
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from mewcode_tui.widgets.chat_log import ChatLog
 
 FLUSH_SECONDS = 0.05
@@ -34,7 +36,7 @@ class AnswerStream:
         self.transcript = transcript
         self.log = log
         self._pending: list[str] = []
-        self._timer = None
+        self._timer: Timer | None = None
         self._lock = asyncio.Lock()
         self._segment_chars = 0  # size of the open segment
         self._interval = FLUSH_SECONDS
@@ -74,6 +76,8 @@ class AnswerStream:
         self._interval = max(FLUSH_SECONDS, 4 * (time.perf_counter() - started))
 
     async def _show(self, text: str) -> None:
+        from mewcode_tui.widgets.assistant_view import AssistantMessageView
+
         self.log.note_streaming()
         entry, new = self.transcript.open_assistant()
         if new:
@@ -92,18 +96,20 @@ class AnswerStream:
             segment = AssistantEntry([piece], continued=True, done=index < len(pieces))
             added.append(self.transcript.add(segment))
             self._segment_chars = len(piece)
+        # An entry still streaming has a live view (a finished one is remounted below).
         view = None if new else self.log.view(entry)
+        live_view = view if isinstance(view, AssistantMessageView) else None
         width = self.log.answer_width
-        if view is not None and not entry.done:
-            await view.write(pieces[0])  # type: ignore[attr-defined]
+        if live_view is not None and not entry.done:
+            await live_view.write(pieces[0])
         # A burst that fills the screen on its own replaces the window (the live
         # view included), so the finished segment's view is swapped only if it is
         # still in the window (its own unmount stops its stream otherwise).
         if added:
             await self.log.append_all(added)
-        if view is not None and entry.done and self.log.view(entry) is view:
+        if live_view is not None and entry.done and self.log.view(entry) is live_view:
             # Now a compact view: nothing to stream, no final re-parse.
-            await view.finish(reparse=False)  # type: ignore[attr-defined]
+            await live_view.finish(reparse=False)
             await self.log.remount(entry)
         finished = [e for e in ([] if new else [entry]) + added if e.done]
         if width > 0 and finished:
@@ -119,12 +125,14 @@ class AnswerStream:
         first layout; the rest keep their estimate until shown or idle.
         Below them, the live segment takes its (estimated) share of the screen.
         """
+        from mewcode_tui.widgets.assistant_view import AssistantTextView
+
         rows = estimated_height(live.text, width) if live is not None else 0
         for entry in reversed(finished):
             view = self.log.view(entry)
-            if view is None or rows >= self.log.size.height:
-                return
-            rows += view.measure_at(width)  # type: ignore[attr-defined]
+            if not isinstance(view, AssistantTextView) or rows >= self.log.size.height:
+                return  # out of the window (finished entries get a text view)
+            rows += view.measure_at(width)
 
     def reset(self) -> None:
         """Forget the open segment's size (its message ended)."""

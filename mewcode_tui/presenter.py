@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, assert_never
 
 from agent_core import events as ev
 from mewcode_tui.answer_stream import AnswerStream
 from mewcode_tui.transcript import (
     AssistantEntry,
+    CallStatus,
     NoticeEntry,
+    NoticeLevel,
     ThinkingEntry,
     TodoEntry,
     ToolCallRecord,
@@ -20,10 +22,17 @@ if TYPE_CHECKING:
     from mewcode_tui.widgets.chat_log import ChatLog
     from mewcode_tui.widgets.status_bar import StatusBar
 
-STOP_NOTES = {
+STOP_NOTES: dict[str, tuple[NoticeLevel, str]] = {
     "cancelled": ("warning", "Turn cancelled."),
     "max_iterations": ("warning", "Stopped: the turn hit the iteration limit."),
     "hallucinated_tools": ("warning", "Stopped: the model kept calling tools that do not exist."),
+}
+
+
+CALL_STATUS: dict[ev.Decision, CallStatus] = {
+    "allow": "running",
+    "deny": "denied",
+    "ask": "awaiting",
 }
 
 
@@ -56,49 +65,79 @@ class TurnPresenter:
         if not isinstance(event, ev.MessageDelta):
             # Buffered text (and a flush already under way) comes before what follows.
             await self.answer.flush()
-        handler = getattr(self, "on_" + type(event).__name__, None)
-        if handler is not None:
-            await handler(event)
+        # Exhaustive: a new event type fails the type check (and the dispatch test) here.
+        match event:
+            case ev.TurnStarted():
+                await self.on_turn_started(event)
+            case ev.MessageDelta():
+                await self.on_message_delta(event)
+            case ev.ThinkingDelta():
+                await self.on_thinking_delta(event)
+            case ev.AssistantMessage():
+                await self.on_assistant_message(event)
+            case ev.ToolCall():
+                await self.on_tool_call(event)
+            case ev.PermissionDecision():
+                await self.on_permission_decision(event)
+            case ev.ApprovalRequested():
+                await self.on_approval_requested(event)
+            case ev.ToolResult():
+                await self.on_tool_result(event)
+            case ev.FileDiff():
+                await self.on_file_diff(event)
+            case ev.Diagnostics():
+                await self.on_diagnostics(event)
+            case ev.TodoUpdate():
+                await self.on_todo_update(event)
+            case ev.UsageUpdate():
+                await self.on_usage_update(event)
+            case ev.Status():
+                await self.on_status(event)
+            case ev.ModeChanged():
+                await self.on_mode_changed(event)
+            case ev.Compaction():
+                await self.on_compaction(event)
+            case ev.Error():
+                await self.on_error(event)
+            case ev.Notice():
+                await self.on_notice(event)
+            case ev.TurnCompleted():
+                await self.on_turn_completed(event)
+            case _:
+                assert_never(event)
 
-    async def say(self, level: str, text: str) -> None:
-        await self.log.append(self.transcript.add(NoticeEntry(level, text)))  # type: ignore[arg-type]
+    async def say(self, level: NoticeLevel, text: str) -> None:
+        await self.log.append(self.transcript.add(NoticeEntry(level, text)))
 
     # --- streaming text ---------------------------------------------------
 
-    async def on_TurnStarted(self, event: ev.TurnStarted) -> None:
+    async def on_turn_started(self, event: ev.TurnStarted) -> None:
         self._todo = None
         self._error_shown = False
         self.status.phase = "thinking"
         self.host.turn_clock(True)
 
-    async def on_MessageDelta(self, event: ev.MessageDelta) -> None:
+    async def on_message_delta(self, event: ev.MessageDelta) -> None:
         self._streamed = True
         self.answer.add(event.text)
 
-    async def on_ThinkingDelta(self, event: ev.ThinkingDelta) -> None:
+    async def on_thinking_delta(self, event: ev.ThinkingDelta) -> None:
         self._streamed = True
         entry, new = self.transcript.open_thinking()
+        entry.chunks.append(event.text)
         if new:
-            entry.chunks.append(event.text)
             await self.log.append(entry)
-            return
-        view = self.log.view(entry)
-        if view is not None:
-            view.append(event.text)  # type: ignore[attr-defined]
-        else:
-            entry.chunks.append(event.text)
+        elif (view := self.log.view(entry)) is not None:
+            await view.entry_changed()
 
     async def _finish_streams(self) -> None:
         for entry in self.transcript.entries[-3:]:
             if isinstance(entry, AssistantEntry | ThinkingEntry) and not entry.done:
                 entry.done = True
-                view = self.log.view(entry)
-                if isinstance(entry, AssistantEntry) and view is not None:
-                    await view.finish()  # type: ignore[attr-defined]
-                elif view is not None:
-                    view.refresh_text()  # type: ignore[attr-defined]
+                if (view := self.log.view(entry)) is not None:
+                    await view.entry_changed()
 
-    async def on_AssistantMessage(self, event: ev.AssistantMessage) -> None:
+    async def on_assistant_message(self, event: ev.AssistantMessage) -> None:
         if not self._streamed:
             text = "".join(b.get("text", "") for b in event.content if b.get("type") == "text")
             if text:
@@ -118,7 +157,7 @@ class TurnPresenter:
             if record.expanded and line.detail is not None:
                 line.detail.refresh_detail()
 
-    async def on_ToolCall(self, event: ev.ToolCall) -> None:
+    async def on_tool_call(self, event: ev.ToolCall) -> None:
         await self._finish_streams()
         record = ToolCallRecord(
             event.call_id, event.tool, event.summary, event.input, event.read_only
@@ -127,27 +166,25 @@ class TurnPresenter:
         if new:
             await self.log.append(round_)
             return
-        view = self.log.view(round_)
-        if view is not None:
-            view.add_call(record)  # type: ignore[attr-defined]
-            view.set_class(len(round_.calls) > 1, "-multi")
+        if (view := self.log.view(round_)) is not None:
+            await view.entry_changed()
 
-    async def on_PermissionDecision(self, event: ev.PermissionDecision) -> None:
+    async def on_permission_decision(self, event: ev.PermissionDecision) -> None:
         record = self.transcript.calls.get(event.call_id)
         if record is None:
             return
-        record.status = {"allow": "running", "deny": "denied", "ask": "awaiting"}[event.decision]
+        record.status = CALL_STATUS[event.decision]
         record.reason = event.reason if event.decision == "deny" else ""
         self._refresh_call(record)
 
-    async def on_ApprovalRequested(self, event: ev.ApprovalRequested) -> None:
+    async def on_approval_requested(self, event: ev.ApprovalRequested) -> None:
         record = self.transcript.calls.get(event.call_id)
         if record is not None:
             record.status = "awaiting"
             self._refresh_call(record)
         self.host.ask_approval(event)
 
-    async def on_ToolResult(self, event: ev.ToolResult) -> None:
+    async def on_tool_result(self, event: ev.ToolResult) -> None:
         record = self.transcript.calls.get(event.call_id)
         if record is None:
             return
@@ -157,7 +194,7 @@ class TurnPresenter:
         record.set_output(event.content)
         self._refresh_call(record)
 
-    async def on_FileDiff(self, event: ev.FileDiff) -> None:
+    async def on_file_diff(self, event: ev.FileDiff) -> None:
         record = self.transcript.calls.get(event.call_id)
         if record is None:
             return
@@ -165,22 +202,23 @@ class TurnPresenter:
         record.added, record.removed = event.added, event.removed
         self._refresh_call(record)
 
-    async def on_Diagnostics(self, event: ev.Diagnostics) -> None:
+    async def on_diagnostics(self, event: ev.Diagnostics) -> None:
         items = event.items[:5]
         more = f"\n  … {len(event.items) - 5} more" if len(event.items) > 5 else ""
         body = "\n".join(f"  {item}" for item in items)
         await self.say("warning", f"Diagnostics in {event.path}:\n{body}{more}")
 
-    async def on_TodoUpdate(self, event: ev.TodoUpdate) -> None:
-        if self._todo is not None and self.log.view(self._todo) is not None:
-            self.log.view(self._todo).show(event.todos)  # type: ignore[union-attr]
+    async def on_todo_update(self, event: ev.TodoUpdate) -> None:
+        if self._todo is not None and (view := self.log.view(self._todo)) is not None:
+            self._todo.todos = event.todos
+            await view.entry_changed()
             return
         self._todo = TodoEntry(event.todos)
         await self.log.append(self.transcript.add(self._todo))
 
     # --- status -----------------------------------------------------------
 
-    async def on_UsageUpdate(self, event: ev.UsageUpdate) -> None:
+    async def on_usage_update(self, event: ev.UsageUpdate) -> None:
         status = self.status
         status.input_tokens = event.input_tokens
         status.output_tokens = event.output_tokens
@@ -189,14 +227,14 @@ class TurnPresenter:
         status.context_tokens = event.context_tokens
         status.context_window = event.context_window
 
-    async def on_Status(self, event: ev.Status) -> None:
+    async def on_status(self, event: ev.Status) -> None:
         self.status.phase = event.phase
         self.status.phase_detail = event.detail
 
-    async def on_ModeChanged(self, event: ev.ModeChanged) -> None:
+    async def on_mode_changed(self, event: ev.ModeChanged) -> None:
         self.host.mode_changed(event.mode)
 
-    async def on_Compaction(self, event: ev.Compaction) -> None:
+    async def on_compaction(self, event: ev.Compaction) -> None:
         note = f" {event.note}" if event.note else ""
         await self.say(
             "info",
@@ -204,14 +242,14 @@ class TurnPresenter:
             f"{event.tokens_after:,} tokens.{note}",
         )
 
-    async def on_Error(self, event: ev.Error) -> None:
+    async def on_error(self, event: ev.Error) -> None:
         self._error_shown = True
         await self.say("error", event.message)
 
-    async def on_Notice(self, event: ev.Notice) -> None:
+    async def on_notice(self, event: ev.Notice) -> None:
         await self.say(event.level, event.message)
 
-    async def on_TurnCompleted(self, event: ev.TurnCompleted) -> None:
+    async def on_turn_completed(self, event: ev.TurnCompleted) -> None:
         await self._finish_streams()
         self._streamed = False
         for record in self.transcript.calls.values():

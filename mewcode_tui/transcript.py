@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_left
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import msgspec
 
@@ -21,6 +21,7 @@ PREVIEW_CHARS = 4_000
 PREVIEW_LINES = 60
 
 CallStatus = Literal["pending", "running", "awaiting", "ok", "error", "denied", "cancelled"]
+NoticeLevel = Literal["info", "warning", "error"]
 
 
 def bounded_preview(text: str, chars: int = PREVIEW_CHARS, lines: int = PREVIEW_LINES) -> str:
@@ -110,7 +111,7 @@ class ToolRoundEntry(msgspec.Struct):
 
 
 class NoticeEntry(msgspec.Struct):
-    level: Literal["info", "warning", "error"]
+    level: NoticeLevel
     text: str
 
 
@@ -119,6 +120,7 @@ class TodoEntry(msgspec.Struct):
 
 
 Entry = UserEntry | AssistantEntry | ThinkingEntry | ToolRoundEntry | NoticeEntry | TodoEntry
+AnyEntry = TypeVar("AnyEntry", bound=Entry)
 
 
 class Transcript:
@@ -127,6 +129,7 @@ class Transcript:
     def __init__(self) -> None:
         self.entries: list[Entry] = []
         self.calls: dict[str, ToolCallRecord] = {}
+        self.rounds: dict[str, ToolRoundEntry] = {}  # the round each call is in, by call id
         self._round_open = False  # do new calls join the last round?
 
     def __len__(self) -> int:
@@ -135,13 +138,20 @@ class Transcript:
     def clear(self) -> None:
         self.entries.clear()
         self.calls.clear()
+        self.rounds.clear()
         self._round_open = False
+
+    def prepend(self, earlier: Transcript) -> None:
+        """Put an earlier conversation (a resumed session) before these entries, calls indexed."""
+        self.entries[:0] = earlier.entries
+        self.calls.update(earlier.calls)
+        self.rounds.update(earlier.rounds)
 
     def end_round(self) -> None:
         """A model message ended: its tool calls (if any) form a new round."""
         self._round_open = False
 
-    def add(self, entry: Entry) -> Entry:
+    def add(self, entry: AnyEntry) -> AnyEntry:
         self.entries.append(entry)
         return entry
 
@@ -154,13 +164,17 @@ class Transcript:
         last = self.last
         if isinstance(last, AssistantEntry) and not last.done:
             return last, False
-        return self.add(AssistantEntry()), True  # type: ignore[return-value]
+        entry = AssistantEntry()
+        self.add(entry)
+        return entry, True
 
     def open_thinking(self) -> tuple[ThinkingEntry, bool]:
         last = self.last
         if isinstance(last, ThinkingEntry) and not last.done:
             return last, False
-        return self.add(ThinkingEntry()), True  # type: ignore[return-value]
+        entry = ThinkingEntry()
+        self.add(entry)
+        return entry, True
 
     def close_streams(self) -> None:
         """Mark open assistant/thinking entries finished (a message ended)."""
@@ -174,9 +188,11 @@ class Transcript:
         last = self.last
         if isinstance(last, ToolRoundEntry) and self._round_open:
             last.calls.append(record)
+            self.rounds[record.call_id] = last
             return last, False
         self.close_streams()
         round_ = ToolRoundEntry([record])
+        self.rounds[record.call_id] = round_
         self.add(round_)
         self._round_open = True
         return round_, True

@@ -10,11 +10,12 @@ from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from textual.geometry import Size
+from textual.message import Message
 from textual.selection import Selection
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Markdown
-from textual.widgets.markdown import MarkdownFence
+from textual.widgets.markdown import MarkdownFence, MarkdownStream
 
 from mewcode_tui.transcript import AssistantEntry, estimated_height
 
@@ -41,7 +42,7 @@ class AssistantMessageView(Markdown):
     def __init__(self, entry: AssistantEntry, *, classes: str | None = None) -> None:
         super().__init__(entry.text, classes=classes)
         self.entry = entry
-        self._stream = None
+        self._stream: MarkdownStream | None = None
 
     async def write(self, fragment: str) -> None:
         """Append a streamed fragment (never re-renders the whole text)."""
@@ -61,6 +62,11 @@ class AssistantMessageView(Markdown):
             await stream.stop()
             if reparse and self.is_attached:
                 await self.update(self.entry.text)
+
+    async def entry_changed(self) -> None:
+        """Settle the view once its entry is done (new text comes through ``write``)."""
+        if self.entry.done:
+            await self.finish()
 
     async def on_unmount(self) -> None:
         if self._stream is not None:
@@ -86,11 +92,32 @@ class AssistantTextView(Widget):
     }
     """
 
+    class Estimated(Message):
+        """The view was laid out from an estimate: the chat log measures it when idle."""
+
+    class Resized(Message):
+        """The view was rendered at last and its height changed by ``change`` rows."""
+
+        def __init__(self, view: AssistantTextView, change: int) -> None:
+            super().__init__()
+            self.view = view
+            self.change = change
+
+        @property
+        def control(self) -> AssistantTextView:
+            return self.view
+
     def __init__(self, entry: AssistantEntry, *, classes: str | None = None) -> None:
         super().__init__(classes=classes)
         self.entry = entry
         self._key: tuple[int, bool] | None = None
         self._lines: list[Strip] = []
+        self._estimate_reported = False  # one Estimated message per estimate, not per layout
+
+    async def entry_changed(self) -> None:
+        """Render the entry again (at the next paint)."""
+        self._key = None
+        self.refresh(layout=True)
 
     def _theme_key(self, width: int) -> tuple[int, bool]:
         theme = self.app.current_theme
@@ -119,6 +146,7 @@ class AssistantTextView(Widget):
             rendered = console.render_lines(markdown, console.options.update_width(width))
             # Only the current width is worth keeping.
             self._key, self._lines = key, [Strip(line, width) for line in rendered]
+            self._estimate_reported = False
         return self._lines
 
     def measure(self) -> int:
@@ -145,19 +173,17 @@ class AssistantTextView(Widget):
         width = max(1, width)
         if self._key == self._theme_key(width):
             return len(self._lines)
-        wants = getattr(self.parent, "measure_later", None)
-        if wants is not None:
-            wants()
+        if not self._estimate_reported:
+            self._estimate_reported = True
+            self.post_message(self.Estimated())
         return estimated_height(self.entry.text, width)
 
     def render_line(self, y: int) -> Strip:
         width = max(1, self._content_width())
         if self._key != self._theme_key(width):
             change = self.measure()
-            # The chat log keeps what the user is reading in place.
-            resized = getattr(self.parent, "view_resized", None)
-            if change and resized is not None:
-                resized(self, change)
+            if change:  # the chat log keeps what the user is reading in place
+                self.post_message(self.Resized(self, change))
         lines = self._lines_for(width)
         style = self.rich_style
         if y >= len(lines):

@@ -9,9 +9,10 @@ bottom (Textual's anchor), so scrolling up never jumps.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from textual.containers import VerticalScroll
-from textual.widget import Widget
 
 from mewcode_tui.transcript import (
     AssistantEntry,
@@ -27,8 +28,14 @@ from mewcode_tui.transcript import (
 )
 from mewcode_tui.widgets.tool_call_view import ToolCallLine, ToolRoundView
 
+if TYPE_CHECKING:
+    from textual.timer import Timer
 
-def view_for_entry(entry: Entry) -> Widget:
+    from mewcode_tui.widgets.assistant_view import AssistantTextView
+    from mewcode_tui.widgets.entry_view import EntryView, EntryWidget
+
+
+def view_for_entry(entry: Entry) -> EntryWidget:
     """A fresh widget showing ``entry``."""
     from mewcode_tui.widgets.message_view import (
         NoticeView,
@@ -69,11 +76,11 @@ class ChatLog(VerticalScroll, can_focus=False):
         super().__init__(id=id)
         self.transcript = transcript
         self.window = window
-        self.batch = batch
+        self.load_batch = batch  # not ``batch``: that is Widget's batch() context manager
         self.first_mounted = len(transcript.entries)
-        self._views: dict[int, Widget] = {}
+        self._views: dict[int, EntryWidget] = {}  # by id() of the entry
         self._loading = False
-        self._measurer = None  # timer measuring estimated views while the app is idle
+        self._measurer: Timer | None = None  # timer measuring estimated views while the app is idle
         self._last_tick = 0.0
         self._streamed_at = 0.0
 
@@ -108,7 +115,7 @@ class ChatLog(VerticalScroll, can_focus=False):
         """The content width every answer view has: the pane's, less their padding."""
         return self.scrollable_content_region.width - self.ANSWER_PADDING
 
-    def view(self, entry: Entry) -> Widget | None:
+    def view(self, entry: Entry) -> EntryView | None:
         """The mounted widget for ``entry``, if it is in the window."""
         return self._views.get(id(entry))
 
@@ -123,12 +130,12 @@ class ChatLog(VerticalScroll, can_focus=False):
             await self.mount_all(views)
         self.anchor()
 
-    def _make(self, entry: Entry) -> Widget:
+    def _make(self, entry: Entry) -> EntryWidget:
         widget = view_for_entry(entry)
         self._views[id(entry)] = widget
         return widget
 
-    async def append(self, entry: Entry) -> Widget:
+    async def append(self, entry: Entry) -> EntryWidget:
         """Mount the view of an entry just added to the transcript."""
         widget = self._make(entry)
         await self.mount(widget)
@@ -136,7 +143,7 @@ class ChatLog(VerticalScroll, can_focus=False):
             self._prune()
         return widget
 
-    async def append_all(self, entries: list[Entry]) -> bool:
+    async def append_all(self, entries: Sequence[Entry]) -> bool:
         """Mount the views of several entries just added, in one go.
 
         While the view follows the bottom, a burst that alone fills more than
@@ -162,7 +169,7 @@ class ChatLog(VerticalScroll, can_focus=False):
             self._prune()
         return False
 
-    def _tail_filling(self, entries: list[Entry], rows: int) -> int:
+    def _tail_filling(self, entries: Sequence[Entry], rows: int) -> int:
         """How many of the last ``entries`` it takes to fill ``rows`` (estimated)."""
         width = max(1, self.answer_width)
         filled = 0
@@ -208,7 +215,7 @@ class ChatLog(VerticalScroll, can_focus=False):
             return 0
         self._loading = True
         try:
-            start = max(0, self.first_mounted - self.batch)
+            start = max(0, self.first_mounted - self.load_batch)
             older = self.transcript.entries[start : self.first_mounted]
             anchor_widget = self.children[0] if self.children else None
             views = [self._make(entry) for entry in older]
@@ -235,8 +242,9 @@ class ChatLog(VerticalScroll, can_focus=False):
         """Streamed text arrived: measuring waits until the stream pauses."""
         self._streamed_at = time.perf_counter()
 
-    def measure_later(self) -> None:
+    def on_assistant_text_view_estimated(self, message: AssistantTextView.Estimated) -> None:
         """A view was laid out from an estimate: measure it when the app is idle."""
+        message.stop()
         if self._measurer is None and self.is_attached:
             self._last_tick = time.perf_counter()
             self._measurer = self.set_interval(self.MEASURE_TICK, self._measure_idle)
@@ -268,7 +276,11 @@ class ChatLog(VerticalScroll, can_focus=False):
                 break
         self._last_tick = time.perf_counter()
 
-    def view_resized(self, view: Widget, change: int) -> None:
+    def on_assistant_text_view_resized(self, message: AssistantTextView.Resized) -> None:
+        message.stop()
+        self.view_resized(message.view, message.change)
+
+    def view_resized(self, view: AssistantTextView, change: int) -> None:
         """A view above the reading position changed height: keep the text in place."""
         if self.is_anchored and self.at_bottom:
             return  # following the bottom: Textual's anchor keeps it there
@@ -281,13 +293,19 @@ class ChatLog(VerticalScroll, can_focus=False):
     # --- the tool tree ---------------------------------------------------
 
     def tool_lines(self) -> list[ToolCallLine]:
-        return list(self.query(ToolCallLine))
+        """The mounted tool-call lines, top to bottom."""
+        return [
+            line
+            for child in self.children
+            if isinstance(child, ToolRoundView)
+            for line in child.lines.values()
+        ]
 
     def line_for(self, call_id: str) -> ToolCallLine | None:
-        for line in self.query(ToolCallLine):
-            if line.record.call_id == call_id:
-                return line
-        return None
+        """The line of a tool call, found by its id; None when its round is not mounted."""
+        round_ = self.transcript.rounds.get(call_id)
+        view = self._views.get(id(round_)) if round_ is not None else None
+        return view.lines.get(call_id) if isinstance(view, ToolRoundView) else None
 
     async def focus_last_call(self) -> bool:
         """Focus the most recent tool call, mounting older entries until one is; False if none."""

@@ -22,6 +22,9 @@ class UserMessageView(Static):
         super().__init__(Text(entry.text), markup=False)
         self.entry = entry
 
+    async def entry_changed(self) -> None:
+        self.update(Text(self.entry.text))
+
 
 class ThinkingView(Static, can_focus=True):
     """Model reasoning: dimmed, collapsed to one line until opened."""
@@ -48,8 +51,7 @@ class ThinkingView(Static, can_focus=True):
         label = "✻ Thinking…" if not self.entry.done else "▸ Thinking"
         self.update(Text(f"{label} {tail}".rstrip()))
 
-    def append(self, fragment: str) -> None:
-        self.entry.chunks.append(fragment)
+    async def entry_changed(self) -> None:
         self.refresh_text()
 
     def watch_expanded(self, expanded: bool) -> None:
@@ -69,9 +71,16 @@ class NoticeView(Static):
     ICONS = {"info": "ℹ", "warning": "⚠", "error": "✗"}
 
     def __init__(self, entry: NoticeEntry) -> None:
-        super().__init__(Text(f"{self.ICONS[entry.level]} {entry.text}"), markup=False)
+        super().__init__(self._line(entry), markup=False)
         self.entry = entry
         self.add_class(f"-{entry.level}")
+
+    @classmethod
+    def _line(cls, entry: NoticeEntry) -> Text:
+        return Text(f"{cls.ICONS[entry.level]} {entry.text}")
+
+    async def entry_changed(self) -> None:
+        self.update(self._line(self.entry))
 
 
 class TodoView(Static):
@@ -82,12 +91,15 @@ class TodoView(Static):
     def __init__(self, entry: TodoEntry) -> None:
         super().__init__(markup=False)
         self.entry = entry
-        self.show(entry.todos)
+        self.refresh_todos()
 
-    def show(self, todos: list[dict]) -> None:
-        self.entry.todos = todos
+    async def entry_changed(self) -> None:
+        self.refresh_todos()
+
+    def refresh_todos(self) -> None:
+        """Show the entry's to-dos as a checklist."""
         lines = []
-        for todo in todos:
+        for todo in self.entry.todos:
             mark = self.MARKS.get(str(todo.get("status", "pending")), "☐")
             title = todo.get("content") or todo.get("title") or todo.get("text") or ""
             lines.append(f"{mark} {title}")

@@ -133,7 +133,7 @@ class ToolCallLine(Static, can_focus=True):
         """Mount or remove the detail view to match ``record.expanded``."""
         self.refresh_line()
         detail = self.detail
-        if self.record.expanded and detail is None and self.parent is not None:
+        if self.record.expanded and detail is None and isinstance(self.parent, Widget):
             self.parent.mount(ToolCallDetail(self.record), after=self)
         elif not self.record.expanded and detail is not None:
             detail.remove()
@@ -206,18 +206,25 @@ class ToolRoundView(Vertical):
     def __init__(self, entry: ToolRoundEntry) -> None:
         super().__init__()
         self.entry = entry
+        # Made up front, so a call's line can be found by id before the round is composed.
+        self.lines: dict[str, ToolCallLine] = {}
+        self._shown = 0  # calls of the entry that have a line
+        self._first_lines = self._make_lines()
+
+    def _make_lines(self) -> list[ToolCallLine]:
+        made = [ToolCallLine(record) for record in self.entry.calls[self._shown :]]
+        self.lines.update((line.record.call_id, line) for line in made)
+        self._shown = len(self.entry.calls)
+        return made
 
     def compose(self) -> ComposeResult:
-        for record in self.entry.calls:
-            yield ToolCallLine(record)
-            if record.expanded:
-                yield ToolCallDetail(record)
+        for line in self._first_lines:
+            yield line
+            if line.record.expanded:
+                yield ToolCallDetail(line.record)
 
-    def add_call(self, record: ToolCallRecord) -> None:
-        self.mount(ToolCallLine(record))
-
-    def line_for(self, call_id: str) -> ToolCallLine | None:
-        for line in self.query_children(ToolCallLine):
-            if line.record.call_id == call_id:
-                return line
-        return None
+    async def entry_changed(self) -> None:
+        """Calls joined the round: mount their lines."""
+        for line in self._make_lines():
+            self.mount(line)
+        self.set_class(self._shown > 1, "-multi")

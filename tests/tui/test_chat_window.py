@@ -43,11 +43,11 @@ async def test_resumed_big_session_is_windowed(make_app, project):
         first_before = chat.first_mounted
         chat.scroll_home(animate=False)
         await wait_until(pilot, lambda: chat.first_mounted < first_before)
-        assert chat.first_mounted == first_before - chat.batch
+        assert chat.first_mounted == first_before - chat.load_batch
         # The reader's place is kept: the view does not sit at the new top (and load again).
         await wait_until(pilot, lambda: chat.scroll_y > 0, timeout=1)
         await pilot.pause(0.1)
-        assert chat.first_mounted == first_before - chat.batch
+        assert chat.first_mounted == first_before - chat.load_batch
 
 
 async def test_tree_navigation_loads_older_calls(make_app, project):
