@@ -44,10 +44,40 @@ async def wait_until(pilot, predicate, timeout: float = 5.0) -> None:
     raise AssertionError("condition not reached in time")
 
 
+def window_mounted(chat) -> bool:
+    """Every transcript entry in the chat's window has a mounted view, in order."""
+    entries = chat.transcript.entries[chat.first_mounted :]
+    views = [chat.view(entry) for entry in entries]
+    return all(v is not None and v.is_mounted for v in views) and list(chat.children) == views
+
+
+async def session_started(pilot, app):
+    """Wait until the session is open and the notices said as it opened are mounted.
+
+    The welcome line is mounted by a worker after the runtime is set: a test that
+    adds entries of its own before then races it. Returns the main screen.
+    """
+    screen = app.main_screen
+    await wait_until(
+        pilot,
+        lambda: (
+            screen.runtime is not None
+            and bool(screen.chat.children)
+            and window_mounted(screen.chat)
+        ),
+    )
+    return screen
+
+
+async def past_key_guard(pilot, app) -> None:
+    """Wait until the dialog on top has ended its key guard (a timer, late on a busy machine)."""
+    dialog = app.screen
+    await wait_until(pilot, lambda: not dialog.guarded)
+
+
 async def run_one_turn(pilot, app, runtime, timeout: float = 5.0):
     """Send a prompt and wait for its turn to end; returns the main screen."""
-    screen = app.main_screen
-    await wait_until(pilot, lambda: screen.runtime is not None)
+    screen = await session_started(pilot, app)
     await pilot.press(*"go", "enter")
     await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active, timeout=timeout)
     await pilot.pause()
@@ -58,8 +88,7 @@ async def ask_until_approval(pilot, app, prompt: str):
     """Send ``prompt`` and wait for the approval dialog it leads to; returns the main screen."""
     from mewcode_tui.screens.approval import ApprovalScreen
 
-    screen = app.main_screen
-    await wait_until(pilot, lambda: screen.runtime is not None)
+    screen = await session_started(pilot, app)
     await pilot.press(*prompt, "enter")
     await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
     return screen

@@ -8,7 +8,7 @@ from agent_core import events as ev
 from agent_core.usage import Usage
 from bench.bench_tui import markdown_answer
 from mewcode_tui.transcript import AssistantEntry
-from tests.tui.conftest import run_one_turn, wait_until
+from tests.tui.conftest import run_one_turn, session_started, wait_until, window_mounted
 from tests.tui.fakes import FakeRuntime, plain_answer
 from tests.tui.test_answer_measuring import load_all
 
@@ -24,7 +24,7 @@ async def test_a_burst_mounts_its_tail_and_older_text_comes_back_in_order(make_a
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await run_one_turn(pilot, app, runtime, timeout=30)
         chat = screen.chat
-        await pilot.pause(0.1)
+        await wait_until(pilot, lambda: chat.at_bottom and window_mounted(chat))
         entries = screen.transcript.entries
         # Far fewer views than segments, and they are the transcript's newest, in order.
         assert chat.first_mounted > 0
@@ -61,14 +61,18 @@ async def test_a_reader_scrolled_up_keeps_every_view_during_a_burst(make_app, pr
         await wait_until(pilot, lambda: len(runtime.prompts) == 1 and not screen.turn_active)
         await load_all(pilot, chat)
         await pilot.press(*"two", "enter")
-        await wait_until(pilot, lambda: len(runtime.prompts) == 2)
-        await pilot.pause(0.2)
+        # The second answer's first words are on screen before the reader scrolls up.
+        await wait_until(
+            pilot,
+            lambda: (
+                getattr(screen.transcript.last, "text", "") == second[:64] and window_mounted(chat)
+            ),
+        )
         chat.scroll_home(animate=False, immediate=True)
-        await pilot.pause(0.05)
+        await wait_until(pilot, lambda: chat.scroll_y == 0 and not chat.following)
         top = chat.children[0]
         scrolled_up.set()
-        await wait_until(pilot, lambda: not screen.turn_active)
-        await pilot.pause(0.1)
+        await wait_until(pilot, lambda: not screen.turn_active and window_mounted(chat))
         # The reader's view was not replaced: what they were reading is still mounted, on top.
         assert chat.children[0] is top
         assert chat.first_mounted == 0
@@ -89,11 +93,14 @@ async def test_segments_of_one_answer_keep_one_blank_row_between_them(make_app, 
         views = list(chat.query(AssistantTextView))
         assert len(views) > 3
         await wait_until(pilot, lambda: all(v.measured for v in views), timeout=10)
-        await pilot.pause(0.1)
-        # Segments are cut at blank lines: the blank row stays, as within a segment.
-        for above, below in zip(views, views[1:], strict=False):
-            gap = below.virtual_region.y - above.virtual_region.bottom
-            assert gap == 1, (above.entry.text[-40:], below.entry.text[:40])
+
+        def gaps() -> list[int]:
+            pairs = zip(views, views[1:], strict=False)
+            return [below.virtual_region.y - above.virtual_region.bottom for above, below in pairs]
+
+        # Segments are cut at blank lines: the blank row stays, as within a segment
+        # (once the measured heights are laid out).
+        await wait_until(pilot, lambda: set(gaps()) == {1})
 
 
 async def test_an_entry_added_during_a_burst_stays_mounted_after_it(make_app, project):
@@ -102,9 +109,8 @@ async def test_an_entry_added_during_a_burst_stays_mounted_after_it(make_app, pr
     runtime = FakeRuntime(project, [])
     app = make_app(runtime)
     async with app.run_test(size=(100, 30)) as pilot:
-        screen, chat = app.main_screen, app.main_screen.chat
-        await wait_until(pilot, lambda: screen.runtime is not None)
-        transcript = screen.transcript
+        screen = await session_started(pilot, app)  # the welcome line is mounted: not racing us
+        chat, transcript = screen.chat, screen.transcript
         text = markdown_answer(1_000)
         burst = [
             transcript.add(AssistantEntry([text], continued=True, done=True)) for _ in range(12)
@@ -138,8 +144,7 @@ async def test_tab_finds_the_last_tool_call_even_after_a_burst_scrolled_it_away(
         screen = await run_one_turn(pilot, app, runtime, timeout=30)
         assert not screen.chat.tool_lines()  # the answer pushed the call out of the window
         await pilot.press("tab")
-        await pilot.pause()
-        assert isinstance(screen.focused, ToolCallLine)
+        await wait_until(pilot, lambda: isinstance(screen.focused, ToolCallLine))
         assert screen.focused.record.call_id == "r1"
 
 
@@ -158,4 +163,4 @@ async def test_an_answer_that_arrives_whole_is_shown_in_segments(make_app, proje
         answers = [e for e in screen.transcript.entries if isinstance(e, AssistantEntry)]
         assert len(answers) > 10 and "".join(e.text for e in answers) == text
         assert mounted_entries(chat) == screen.transcript.entries[chat.first_mounted :]
-        assert chat.at_bottom
+        await wait_until(pilot, lambda: chat.at_bottom)

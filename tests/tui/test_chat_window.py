@@ -5,7 +5,7 @@ from __future__ import annotations
 from agent_core.messages import Message, TextBlock, ToolResultBlock, ToolUseBlock
 from mewcode_tui.transcript import ToolRoundEntry
 from mewcode_tui.widgets.tool_call_view import ToolCallLine
-from tests.tui.conftest import wait_until
+from tests.tui.conftest import wait_until, window_mounted
 from tests.tui.fakes import FakeRuntime
 
 
@@ -28,8 +28,14 @@ async def test_resumed_big_session_is_windowed(make_app, project):
     async with app.run_test(size=(100, 30)) as pilot:
         screen = app.main_screen
         chat = screen.chat
-        await wait_until(pilot, lambda: screen.runtime is not None and len(chat.children) > 10)
-        await pilot.pause()
+        # The "Resumed session" line is said after the history is mounted: wait for it too.
+        await wait_until(
+            pilot,
+            lambda: (
+                "Resumed session" in getattr(screen.transcript.last, "text", "")
+                and window_mounted(chat)
+            ),
+        )
         total = len(screen.transcript.entries)
         assert total > 1500
         assert len(chat.children) <= chat.window
@@ -45,8 +51,8 @@ async def test_resumed_big_session_is_windowed(make_app, project):
         await wait_until(pilot, lambda: chat.first_mounted < first_before)
         assert chat.first_mounted == first_before - chat.load_batch
         # The reader's place is kept: the view does not sit at the new top (and load again).
-        await wait_until(pilot, lambda: chat.scroll_y > 0, timeout=1)
-        await pilot.pause(0.1)
+        await wait_until(pilot, lambda: chat.scroll_y > 0)
+        await pilot.pause(0.1)  # room for a wrong second load: it must not come
         assert chat.first_mounted == first_before - chat.load_batch
 
 
@@ -61,8 +67,8 @@ async def test_tree_navigation_loads_older_calls(make_app, project):
         mounted_calls = len(chat.tool_lines())
         for _ in range(mounted_calls):
             await pilot.press("up")
-        await pilot.pause()
-        assert len(chat.tool_lines()) > mounted_calls
+        # Walking past the oldest mounted call loads older entries (a later callback).
+        await wait_until(pilot, lambda: len(chat.tool_lines()) > mounted_calls)
         assert isinstance(app.focused, ToolCallLine)
 
 
