@@ -6,6 +6,9 @@ slow); expanding mounts one detail widget right after the line.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,16 +17,22 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from mewcode_tui.transcript import ToolCallRecord, ToolRoundEntry, human_size
+from mewcode_tui.theme_styles import semantic_style
+from mewcode_tui.transcript import CallStatus, ToolCallRecord, ToolRoundEntry, human_size
 
-STATUS_ICONS = {
-    "pending": ("○", "dim"),
-    "running": ("◐", "yellow"),
-    "awaiting": ("?", "bold magenta"),
-    "ok": ("✓", "green"),
-    "error": ("✗", "red"),
-    "denied": ("⊘", "red"),
-    "cancelled": ("■", "dim"),
+if TYPE_CHECKING:
+    from textual.app import App
+
+# Per status: the icon, its theme colour (mewcode_tui/theme_styles.py), and the
+# attributes set here. The status word takes the same style.
+STATUS_ICONS: dict[CallStatus, tuple[str, str, Style]] = {
+    "pending": ("○", "tool-pending", Style(dim=True)),
+    "running": ("◐", "tool-running", Style()),
+    "awaiting": ("?", "tool-awaiting", Style(bold=True)),
+    "ok": ("✓", "tool-ok", Style()),
+    "error": ("✗", "tool-error", Style()),
+    "denied": ("⊘", "tool-denied", Style()),
+    "cancelled": ("■", "tool-cancelled", Style(dim=True)),
 }
 STATUS_WORDS = {
     "pending": "",
@@ -44,9 +53,10 @@ def format_duration(ms: int | None) -> str:
     return f"{ms / 1000:.1f}s"
 
 
-def call_line(record: ToolCallRecord) -> Text:
+def call_line(record: ToolCallRecord, app: App[object]) -> Text:
     """The one-line rendering: marker, status icon, tool, argument, status, duration."""
-    icon, style = STATUS_ICONS[record.status]
+    icon, color, attributes = STATUS_ICONS[record.status]
+    style = semantic_style(app, color) + attributes
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append("▾ " if record.expanded else "▸ ", style="dim")
     text.append(icon + " ", style=style)
@@ -57,7 +67,9 @@ def call_line(record: ToolCallRecord) -> Text:
     if record.diff is not None:
         extras.append(
             Text.assemble(
-                ("+" + str(record.added), "green"), " ", ("-" + str(record.removed), "red")
+                ("+" + str(record.added), semantic_style(app, "diff-added")),
+                " ",
+                ("-" + str(record.removed), semantic_style(app, "diff-removed")),
             )
         )
     word = STATUS_WORDS[record.status]
@@ -106,11 +118,16 @@ class ToolCallLine(Static, can_focus=True):
         """The user pressed Esc in the tool tree."""
 
     def __init__(self, record: ToolCallRecord) -> None:
-        super().__init__(call_line(record), markup=False)
+        super().__init__(markup=False)
         self.record = record
 
+    def render(self) -> Text:
+        # Built at each paint, so the line takes the colours of the theme in use.
+        return call_line(self.record, self.app)
+
     def refresh_line(self) -> None:
-        self.update(call_line(self.record))
+        """Show the record's current state."""
+        self.refresh(layout=True)
         if self.has_focus:  # the footer shows the focused call's keys (a recompose each time)
             self.refresh_bindings()
 
@@ -191,7 +208,9 @@ class ToolCallDetail(Vertical):
                     style="dim",
                 )
             text.append("\n")
-            text.append(record.output or "(empty)", style="red" if record.status == "error" else "")
+            error = record.status == "error"
+            style = semantic_style(self.app, "tool-error") if error else Style()
+            text.append(record.output or "(empty)", style=style)
         return text
 
     def refresh_detail(self) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from agent_core import events as ev
 from agent_core.usage import Usage
 from mewcode_tui.widgets.tool_call_view import ToolCallDetail, ToolCallLine, ToolRoundView
-from tests.tui.conftest import run_one_turn
+from tests.tui.conftest import run_one_turn, wait_until
 from tests.tui.fakes import FakeRuntime, tool_call, tool_result
 
 DIFF = "--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n x = 1\n-y = 2\n+y = 3\n"
@@ -122,3 +122,39 @@ async def test_the_footer_offers_only_keys_that_act_on_the_focused_call(make_app
         await pilot.press("d")  # and the key does nothing
         await pilot.pause()
         assert app.screen is screen
+
+
+def painted_color(line: ToolCallLine, char: str) -> tuple[int, int, int] | None:
+    """The colour ``char`` is painted in on the line, as the screen shows it."""
+    from textual.geometry import Region
+
+    strip = line.render_lines(Region(0, 0, line.size.width, 1))[0]
+    for segment in strip:
+        if char in segment.text and segment.style is not None and segment.style.color:
+            return segment.style.color.get_truecolor()
+    return None
+
+
+async def test_tool_status_colours_come_from_the_theme(make_app, project):
+    from textual.theme import Theme
+
+    runtime = FakeRuntime(project, [two_rounds])
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await run_one_turn(pilot, app, runtime)
+        lines = {line.record.call_id: line for line in screen.query(ToolCallLine)}
+        white = (255, 255, 255)  # white, as greys, survives the tests' NO_COLOR
+        assert painted_color(lines["g1"], "✓") not in (None, white)
+        assert painted_color(lines["e1"], "-1") not in (None, white)
+        base = app.current_theme
+        app.register_theme(
+            Theme(
+                name="tool-colours",
+                primary=base.primary,
+                dark=base.dark,
+                variables={"tool-ok": "#ffffff", "diff-removed": "#ffffff"},
+            )
+        )
+        app.theme = "tool-colours"  # lines already on screen take the new colours
+        await wait_until(pilot, lambda: painted_color(lines["g1"], "✓") == white)
+        assert painted_color(lines["e1"], "-1") == white
