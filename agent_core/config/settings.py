@@ -128,6 +128,8 @@ def _apply(
         value = getattr(raw, name)
         if value is not None:
             setattr(merged, name, value)
+    if raw.keys and not project:
+        merged.keys = dict(raw.keys)
     if raw.permissions:
         perms = raw.permissions
         _add_rules(merged, perms, file, RULE_KINDS)
@@ -185,6 +187,8 @@ def _report_ignored(merged: Settings, raw: RawSettings, file: Path, user_file: P
     credentials = [name for name in CREDENTIAL_KEYS if getattr(raw, name) is not None]
     if credentials:
         merged.problems.append(credentials_notice(file, credentials, user_file))
+    if raw.keys is not None:
+        merged.problems.append(f"{file}: keys ignored: only {user_file} remaps keys")
     if raw.trustedProjects is not None:
         merged.problems.append(
             f"{file}: {TRUSTED_PROJECTS} ignored: only {user_file} records which projects you trust"
