@@ -1,8 +1,9 @@
 """The text form of permission rules, ``Tool`` or ``Tool(specifier)``, and its checks.
 
 Settings are read before the first frame, and importing ``agent_core.permissions``
-costs about 100 ms (the engine and the shell analyzer), so the syntax and the
-built-in tool table live here; the engine imports them from this module.
+costs about 100 ms (the engine and the shell analyzer), so the syntax lives here
+and the engine imports it from this module. The tool names come from the one
+table in ``agent_core/tools/builtin.py``, which imports no tool module.
 """
 
 from __future__ import annotations
@@ -12,27 +13,14 @@ import re
 from collections.abc import Collection
 from typing import NamedTuple
 
-# Built-in tools: (permission kind, read-only). MCP tools are "other", read-only only
-# when their server marks them readOnlyHint.
-BUILTIN_TOOLS: dict[str, tuple[str, bool]] = {
-    "Read": ("read", True),
-    "Glob": ("read", True),
-    "Grep": ("read", True),
-    "LS": ("read", True),
-    "Write": ("edit", False),
-    "Edit": ("edit", False),
-    "MultiEdit": ("edit", False),
-    "NotebookEdit": ("edit", False),
-    "Bash": ("bash", False),
-    "BashOutput": ("read", True),
-    "KillShell": ("other", False),
-    "WebFetch": ("web", True),
-    "TodoWrite": ("other", True),
-    "ExitPlanMode": ("other", True),
-    "Skill": ("other", True),
-    "Task": ("other", True),
-    "Remember": ("other", False),
-}
+from agent_core.tools.builtin import BUILTIN_TOOL_NAMES
+
+# Claude Code tools MewCode does not have. A rule naming one (settings shared with
+# Claude Code) can match no call here, so it is dropped with a warning, even a deny.
+CLAUDE_CODE_ONLY_TOOLS = frozenset({
+    "NotebookEdit", "NotebookRead", "Task", "Skill", "SlashCommand", "WebSearch", "KillBash",
+    "TodoRead",
+})  # fmt: skip
 
 _RULE = re.compile(r"^\s*([A-Za-z0-9_.*\-]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
 _SYNTAX = "expected Tool or Tool(specifier)"
@@ -73,7 +61,13 @@ def _mcp_problem(text: str, tool: str, has_parens: bool) -> str | None:
     return None
 
 
-def rule_problem(text: str, known_tools: Collection[str] = BUILTIN_TOOLS) -> str | None:
+def names_missing_tool(text: str) -> bool:
+    """True when ``text`` is a rule for a Claude Code tool that MewCode does not have."""
+    parsed = parse_rule(text)
+    return parsed is not None and parsed.tool in CLAUDE_CODE_ONLY_TOOLS
+
+
+def rule_problem(text: str, known_tools: Collection[str] = BUILTIN_TOOL_NAMES) -> str | None:
     """Why ``text`` is not a valid rule, in one line that names it; None when it is valid."""
     stripped = text.strip()
     has_parens = "(" in stripped
@@ -86,6 +80,8 @@ def rule_problem(text: str, known_tools: Collection[str] = BUILTIN_TOOLS) -> str
     tool, spec = parsed
     if tool.startswith("mcp__"):
         return _mcp_problem(text, tool, has_parens)
+    if tool not in known_tools and tool in CLAUDE_CODE_ONLY_TOOLS:
+        return f"{text}: {tool} is a Claude Code tool that MewCode does not have"
     if tool not in known_tools:
         return f"{text}: unknown tool {tool}{_did_you_mean(tool, known_tools)}"
     if has_parens and spec is None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import msgspec
 
-from agent_core.config.rule_syntax import rule_problem
+from agent_core.config.rule_syntax import names_missing_tool, rule_problem
 from agent_core.config.settings_model import (
     MODES,
     RULE_KINDS,
@@ -312,16 +312,19 @@ class _FileReader:
                 value = self.value(item)
             except _Unbuildable as exc:
                 value = f"<{exc}>"
+            problem: str | None
+            missing_tool = False
             if not isinstance(value, str):
                 problem = f"{_described(value)}: not a rule (expected Tool or Tool(specifier))"
             else:
                 problem = rule_problem(value)
+                missing_tool = names_missing_tool(value)
             if problem is None:
                 rules.append(value)
-            elif kind != "allow":
+            elif kind != "allow" and not missing_tool:
                 raise self.stop(item, f"{kind} rule {problem}", "", _UNKNOWN_INTENT)
             else:
-                self.drop(item, f"allow rule {problem}", "")
+                self.drop(item, f"{kind} rule {problem}", "")
         return rules
 
 

@@ -1,7 +1,6 @@
 """The permission engine: blacklist, sandbox, rules and mode, decided purely from data."""
 
 from agent_core.permissions.check import (
-    BUILTIN_TOOLS,
     check_json,
     policy_from_settings,
     run_check,
@@ -20,7 +19,6 @@ from agent_core.permissions.rules import parse_rule, rule_problem
 from agent_core.permissions.shell import ParsedCommand, SimpleCommand, parse_command
 
 __all__ = [
-    "BUILTIN_TOOLS",
     "PLAN_REASON",
     "ParsedCommand",
     "PermissionPolicy",

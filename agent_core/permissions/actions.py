@@ -22,9 +22,8 @@ from agent_core.permissions.readonly import is_read_only
 from agent_core.permissions.shell_model import ParsedCommand, SimpleCommand
 from agent_core.permissions.shell_wrappers import Word, basename
 from agent_core.permissions.tree_walk import TreeTooLarge, walk_tree
+from agent_core.tools.builtin import BUILTIN_TOOLS, builtin_rule_field
 
-READ_FAMILY = frozenset({"Read", "Glob", "Grep", "LS", "NotebookRead"})
-EDIT_FAMILY = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 # Device files any command may touch without that being a file access worth judging.
 HARMLESS_DEVICES = frozenset({
     "/dev/null", "/dev/zero", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty",
@@ -44,7 +43,9 @@ _CHDIR_OPTIONS = {
 # Programs whose output is names found under the (checked) paths they were given.
 _LISTERS = frozenset({"find", "fd", "fdfind", "rg", "grep", "git", "ls", "sort", "uniq", "head",
                       "tail", "xargs"})  # fmt: skip
-_SUBJECT_FIELDS = {"Skill": "name", "Task": "subagent_type"}
+# Where a tool outside the built-in table (an MCP server's, a test's) that claims to read
+# or edit a path keeps it; built-ins declare their own field (Tool.rule_field).
+_CONVENTIONAL_PATH_FIELDS = ("file_path", "path")
 LINK_WALK_LIMIT = 20_000  # entries read looking for symlinks out of the sandbox
 
 
@@ -73,7 +74,7 @@ class Action(NamedTuple):
     read_only: bool = False
     unknown_paths: bool = False  # a path argument the engine cannot resolve
     host: str | None = None
-    subject: str = ""  # Skill name, Task subagent type
+    subject: str = ""  # the declared rule field's value, for a tool other than these
     searches: tuple[Search, ...] = ()
     unknown_reads: bool = False  # some unknown path is read (Read deny rules match)
     unknown_writes: bool = False  # some unknown path is written (Edit deny rules match)
@@ -87,8 +88,11 @@ class Scope(NamedTuple):
     roots: list[Path]
 
 
-def _path_input(tool: str, data: dict[str, Any]) -> str | None:
-    for key in ("file_path", "notebook_path", "path"):
+def _rule_input(tool: str, data: dict[str, Any]) -> str | None:
+    """The value a rule's specifier is matched against: the declared field's, if a string."""
+    declared = builtin_rule_field(tool)
+    keys = (declared,) if declared else () if tool in BUILTIN_TOOLS else _CONVENTIONAL_PATH_FIELDS
+    for key in keys:
         value = data.get(key)
         if isinstance(value, str) and value:
             return value
@@ -132,7 +136,7 @@ def file_tool_actions(
     tool: str, data: dict[str, Any], read_only: bool, kind: str, scope: Scope
 ) -> list[Action]:
     """The single action of Read/Write/Edit/Glob/Grep/LS and other path tools."""
-    raw = _path_input(tool, data) or "."
+    raw = _rule_input(tool, data) or "."
     target = resolve(raw, scope.root, scope.home, scope.roots)
     verb = "edit" if kind == "edit" else "read"
     reads: list[ResolvedPath] = []
@@ -483,14 +487,11 @@ def tool_actions(
     if kind in ("read", "edit"):
         return file_tool_actions(tool, data, read_only, kind, scope)
     if kind == "web":
-        url = data.get("url")
+        url = data.get(builtin_rule_field(tool) or "url")
         url = url if isinstance(url, str) else ""
         if urlsplit(url.strip()).scheme.lower() == "file":  # a local read in disguise
             local = resolve(urlsplit(url.strip()).path or "/", scope.root, scope.home, scope.roots)
             return [Action(tool, f"fetch {url}", reads=(local,), read_only=read_only)]
         return [Action(tool, f"fetch {url}", read_only=read_only, host=web_host(url))]
-    field = _SUBJECT_FIELDS.get(tool)
-    subject = data.get(field) if field else None
-    return [
-        Action(tool, tool, read_only=read_only, subject=subject if isinstance(subject, str) else "")
-    ]
+    subject = _rule_input(tool, data) if tool in BUILTIN_TOOLS else None
+    return [Action(tool, tool, read_only=read_only, subject=subject or "")]

@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from agent_core.config.paths import MewcodePaths
-from agent_core.config.rule_syntax import BUILTIN_TOOLS
 from agent_core.config.settings import MODES, RuleEntry, Settings
 from agent_core.errors import MewCodeError
 from agent_core.permissions.engine import PermissionPolicy, PermissionRequest, decide
+from agent_core.tools.builtin import BUILTIN_TOOLS, builtin_tool_class
 
 USAGE = "usage: mewcode permissions check TOOL 'JSON INPUT' [--mode MODE]"
 
@@ -19,7 +19,8 @@ USAGE = "usage: mewcode permissions check TOOL 'JSON INPUT' [--mode MODE]"
 def tool_profile(tool: str, read_only_tools: Iterable[str] = ()) -> tuple[str, bool]:
     """(kind, read_only) of a built-in or MCP tool; raises MewCodeError for an unknown tool."""
     if tool in BUILTIN_TOOLS:
-        return BUILTIN_TOOLS[tool]
+        cls = builtin_tool_class(tool)
+        return cls.permission_kind, cls.read_only
     if tool.startswith("mcp__") and tool.count("__") >= 2:
         return "other", tool in set(read_only_tools)
     raise MewCodeError(

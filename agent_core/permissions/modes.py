@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from agent_core.permissions.actions import EDIT_FAMILY, Action
+from agent_core.permissions.actions import Action
+from agent_core.permissions.families import edit_family
 from agent_core.permissions.paths import protected_name
 
 PLAN_REASON = "plan mode: only read-only tools are available; call ExitPlanMode with your plan"
@@ -27,7 +28,7 @@ def protected_write(action: Action) -> str | None:
 def _needs_approval(action: Action, mode: str) -> bool:
     if action.read_only and not action.unknown_paths:
         return False
-    if mode == "acceptEdits" and action.tool in EDIT_FAMILY and not action.unknown_paths:
+    if mode == "acceptEdits" and action.tool in edit_family() and not action.unknown_paths:
         return False  # the sandbox already confined the path to the project
     return True
 
@@ -70,7 +71,7 @@ def mode_decision(
         return ModeDecision("allow", "bypassPermissions mode")
     pending = [a for a in actions if _needs_approval(a, mode)]
     if not pending:
-        if any(a.tool in EDIT_FAMILY for a in actions):
+        if any(a.tool in edit_family() for a in actions):
             return ModeDecision("allow", "acceptEdits mode: edit inside the project")
         return ModeDecision("allow", f"{mode} mode: read-only")
     first = pending[0]

@@ -24,7 +24,8 @@ from agent_core.config.rule_syntax import ParsedRule as ParsedRule
 from agent_core.config.rule_syntax import parse_rule as parse_rule
 from agent_core.config.rule_syntax import rule_problem as rule_problem
 from agent_core.config.settings import RuleEntry
-from agent_core.permissions.actions import EDIT_FAMILY, READ_FAMILY, Action, Search
+from agent_core.permissions.actions import Action, Search
+from agent_core.permissions.families import edit_family, path_family, read_family
 from agent_core.permissions.file_args import split_git
 from agent_core.permissions.paths import (
     ResolvedPath,
@@ -404,7 +405,7 @@ def _rule_hit(
             aliases = memo.git_aliases(action, scope)
             return "" if _bash_could_match(rule.spec, action, aliases) else None
         return "" if bash_matches(rule.spec, _bash_texts(action, True)) else None
-    if tool in READ_FAMILY or tool in EDIT_FAMILY:
+    if tool in path_family():
         return _path_hit(rule, action, loose, scope, memo)
     if tool == "WebFetch":
         matched = action.tool == "WebFetch" and (
@@ -427,14 +428,18 @@ def _path_hit(
     rule: ParsedRule, action: Action, loose: bool, scope: RuleScope, memo: _SearchMemo
 ) -> str | None:
     tool = rule.tool
-    reading = tool not in EDIT_FAMILY
-    if action.tool in READ_FAMILY | EDIT_FAMILY:
+    reading = tool not in edit_family()
+    if action.tool in path_family():
         family = (
-            READ_FAMILY if tool == "Read" else EDIT_FAMILY if tool == "Edit" else frozenset({tool})
+            read_family()
+            if tool == "Read"
+            else edit_family()
+            if tool == "Edit"
+            else frozenset({tool})
         )
         if action.tool not in family:
             return None
-        targets = action.writes if tool in EDIT_FAMILY else action.reads
+        targets = action.writes if tool in edit_family() else action.reads
         if _path_rule_matches(rule, targets or action.reads + action.writes, loose, scope):
             return ""
     elif action.tool == "Bash" and loose and tool in ("Read", "Edit"):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from agent_core.permissions.actions import EDIT_FAMILY, READ_FAMILY, Action
+from agent_core.permissions.actions import Action
+from agent_core.permissions.families import edit_family, path_family
 from agent_core.permissions.modes import protected_write
 from agent_core.permissions.paths import ResolvedPath
 from agent_core.permissions.rules import command_text, shell_word
@@ -100,8 +101,8 @@ def _one(action: Action, root: Path) -> str | None:
         if protected_write(action) or _global_options(words):
             return f"Bash({command_text(action.command.words)})"
         return bash_rule(words)
-    if action.tool in EDIT_FAMILY or action.tool in READ_FAMILY:
-        family = "Edit" if action.tool in EDIT_FAMILY else "Read"
+    if action.tool in path_family():
+        family = "Edit" if action.tool in edit_family() else "Read"
         targets = action.writes or action.reads
         return path_rule(family, targets[0], root) if targets else None
     if action.tool == "WebFetch":

@@ -12,7 +12,7 @@ import functools
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
 
 import msgspec
 
@@ -21,8 +21,12 @@ from agent_core.messages import ImageBlock, TextBlock
 if TYPE_CHECKING:
     from agent_core.tools.session_state import SessionToolState
 
-# What the permission engine needs to know about a tool's effect.
+# What the permission engine needs to know about a tool's effect; "read" and "edit" are the
+# families that Read(path) and Edit(path) rules cover.
 PermissionKind = Literal["read", "edit", "bash", "web", "other"]
+# Plan mode offers the read-only tools, hides the ones with effects, and offers the tool that
+# leaves it (ExitPlanMode) only there.
+PlanMode = Literal["offered", "hidden", "only"]
 
 
 class ToolOutput(msgspec.Struct):
@@ -74,12 +78,23 @@ class Tool(Protocol):
     params: ClassVar[type[msgspec.Struct]]
     read_only: ClassVar[bool]
     permission_kind: ClassVar[PermissionKind]
+    # The input field a rule's specifier is matched against: the path for read and edit
+    # tools, the URL, the command; None when rules name the tool alone.
+    rule_field: ClassVar[str | None]
+    plan_mode: ClassVar[PlanMode]
 
     def summary(self, args: Any) -> str:
         """A short one-line description of a call, for the UI."""
         ...
 
     async def run(self, args: Any, ctx: ToolContext) -> ToolOutput: ...
+
+
+@runtime_checkable
+class PreviewTool(Tool, Protocol):
+    """A tool that can show the diff of a call before it runs (for the approval dialog)."""
+
+    async def preview(self, args: Any, ctx: ToolContext) -> str | None: ...
 
 
 @functools.cache

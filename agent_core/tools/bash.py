@@ -11,7 +11,7 @@ from typing import Annotated, ClassVar, Literal
 
 import msgspec
 
-from agent_core.tools.base import PermissionKind, ToolContext, ToolError, ToolOutput
+from agent_core.tools.base import PermissionKind, PlanMode, ToolContext, ToolError, ToolOutput
 from agent_core.tools.capture import OutputCapture, spill_path
 from agent_core.tools.procgroup import GroupProcess
 from agent_core.tools.session_state import (
@@ -100,6 +100,8 @@ class BashTool:
     params: ClassVar[type[msgspec.Struct]] = BashParams
     read_only: ClassVar[bool] = False
     permission_kind: ClassVar[PermissionKind] = "bash"
+    rule_field: ClassVar[str | None] = "command"
+    plan_mode: ClassVar[PlanMode] = "hidden"
 
     def summary(self, args: BashParams) -> str:
         lines = args.command.strip().splitlines()

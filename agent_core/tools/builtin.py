@@ -1,36 +1,62 @@
-"""The built-in tool set, in the order it is offered to the model (stable for caching)."""
+"""The one table of built-in tools: name -> "module:Class", in the order offered to the model.
+
+A new tool is its own file plus one line here. Everything else is derived:
+the names rules may use (``config/rule_syntax.py`` reads ``BUILTIN_TOOL_NAMES``
+before the first frame, so nothing here imports a tool module at import time),
+the permission families and path fields (``permissions/``), the checker's
+profiles and the tool set a runtime starts with. The order is stable for
+prompt caching.
+"""
 
 from __future__ import annotations
 
-from agent_core.tools.base import Tool
+import functools
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agent_core.tools.base import Tool
+
+BUILTIN_TOOLS: dict[str, str] = {
+    "Read": "agent_core.tools.read:ReadTool",
+    "Glob": "agent_core.tools.glob:GlobTool",
+    "Grep": "agent_core.tools.grep:GrepTool",
+    "LS": "agent_core.tools.ls:LSTool",
+    "Write": "agent_core.tools.write:WriteTool",
+    "Edit": "agent_core.tools.edit:EditTool",
+    "MultiEdit": "agent_core.tools.multiedit:MultiEditTool",
+    "Bash": "agent_core.tools.bash:BashTool",
+    "BashOutput": "agent_core.tools.shell_tools:BashOutputTool",
+    "KillShell": "agent_core.tools.shell_tools:KillShellTool",
+    "TodoWrite": "agent_core.tools.todo:TodoWriteTool",
+    "WebFetch": "agent_core.tools.webfetch:WebFetchTool",
+    "ExitPlanMode": "agent_core.tools.exit_plan:ExitPlanModeTool",
+}
+
+BUILTIN_TOOL_NAMES: tuple[str, ...] = tuple(BUILTIN_TOOLS)
+
+
+@functools.cache
+def builtin_tool_class(name: str) -> type[Tool]:
+    """The class of a built-in tool, imported on first use; KeyError for any other name."""
+    module, _, attr = BUILTIN_TOOLS[name].partition(":")
+    cls: type[Tool] = getattr(importlib.import_module(module), attr)
+    return cls
 
 
 def builtin_tools() -> list[Tool]:
-    from agent_core.tools.bash import BashTool
-    from agent_core.tools.edit import EditTool
-    from agent_core.tools.exit_plan import ExitPlanModeTool
-    from agent_core.tools.glob import GlobTool
-    from agent_core.tools.grep import GrepTool
-    from agent_core.tools.ls import LSTool
-    from agent_core.tools.multiedit import MultiEditTool
-    from agent_core.tools.read import ReadTool
-    from agent_core.tools.shell_tools import BashOutputTool, KillShellTool
-    from agent_core.tools.todo import TodoWriteTool
-    from agent_core.tools.webfetch import WebFetchTool
-    from agent_core.tools.write import WriteTool
+    """A fresh instance of every built-in tool, in table order."""
+    return [builtin_tool_class(name)() for name in BUILTIN_TOOLS]
 
-    return [
-        ReadTool(),
-        GlobTool(),
-        GrepTool(),
-        LSTool(),
-        WriteTool(),
-        EditTool(),
-        MultiEditTool(),
-        BashTool(),
-        BashOutputTool(),
-        KillShellTool(),
-        TodoWriteTool(),
-        WebFetchTool(),
-        ExitPlanModeTool(),
-    ]
+
+@functools.cache
+def builtin_family(kind: str) -> frozenset[str]:
+    """Names of the built-in tools whose ``permission_kind`` is ``kind`` ("read", "edit"...)."""
+    return frozenset(n for n in BUILTIN_TOOLS if builtin_tool_class(n).permission_kind == kind)
+
+
+def builtin_rule_field(name: str) -> str | None:
+    """The input field a built-in tool's rules match (its ``rule_field``); None for other tools."""
+    if name not in BUILTIN_TOOLS:
+        return None
+    return builtin_tool_class(name).rule_field

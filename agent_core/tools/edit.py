@@ -8,7 +8,7 @@ from typing import Annotated, ClassVar
 
 import msgspec
 
-from agent_core.tools.base import PermissionKind, ToolContext, ToolError, ToolOutput
+from agent_core.tools.base import PermissionKind, PlanMode, ToolContext, ToolError, ToolOutput
 from agent_core.tools.diffing import TextDiff, changed_snippet, unified_diff
 from agent_core.tools.filechange import FileTarget, commit_change, open_target
 
@@ -173,6 +173,8 @@ class EditTool:
     params: ClassVar[type[msgspec.Struct]] = EditParams
     read_only: ClassVar[bool] = False
     permission_kind: ClassVar[PermissionKind] = "edit"
+    rule_field: ClassVar[str | None] = "file_path"
+    plan_mode: ClassVar[PlanMode] = "hidden"
 
     def summary(self, args: EditParams) -> str:
         return args.file_path + (" (replace all)" if args.replace_all else "")

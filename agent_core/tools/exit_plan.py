@@ -6,7 +6,7 @@ from typing import Annotated, ClassVar
 
 import msgspec
 
-from agent_core.tools.base import PermissionKind, ToolContext, ToolOutput
+from agent_core.tools.base import PermissionKind, PlanMode, ToolContext, ToolOutput
 
 
 class ExitPlanModeParams(msgspec.Struct, forbid_unknown_fields=True):
@@ -42,6 +42,8 @@ class ExitPlanModeTool:
     params: ClassVar[type[msgspec.Struct]] = ExitPlanModeParams
     read_only: ClassVar[bool] = True
     permission_kind: ClassVar[PermissionKind] = "other"
+    rule_field: ClassVar[str | None] = None
+    plan_mode: ClassVar[PlanMode] = "only"
 
     def summary(self, args: ExitPlanModeParams) -> str:
         first = next(

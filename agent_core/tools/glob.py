@@ -10,7 +10,7 @@ from typing import Annotated, ClassVar
 import msgspec
 from msgspec import Meta
 
-from agent_core.tools.base import PermissionKind, ToolContext, ToolError, ToolOutput
+from agent_core.tools.base import PermissionKind, PlanMode, ToolContext, ToolError, ToolOutput
 from agent_core.tools.globmatch import GlobSyntaxError, compile_glob
 from agent_core.tools.pathfilter import display_path
 from agent_core.tools.ripgrep import rg_error, run_rg
@@ -73,6 +73,8 @@ class GlobTool:
     params: ClassVar[type[msgspec.Struct]] = GlobParams
     read_only: ClassVar[bool] = True
     permission_kind: ClassVar[PermissionKind] = "read"
+    rule_field: ClassVar[str | None] = "path"
+    plan_mode: ClassVar[PlanMode] = "offered"
 
     def summary(self, args: GlobParams) -> str:
         return f"{args.pattern} in {args.path}" if args.path else args.pattern

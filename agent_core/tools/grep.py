@@ -11,7 +11,7 @@ from typing import Annotated, ClassVar, Literal
 import msgspec
 from msgspec import Meta
 
-from agent_core.tools.base import PermissionKind, ToolContext, ToolError, ToolOutput
+from agent_core.tools.base import PermissionKind, PlanMode, ToolContext, ToolError, ToolOutput
 from agent_core.tools.pathfilter import relative_under
 from agent_core.tools.ripgrep import MAX_OUTPUT_BYTES, rg_error, run_rg
 
@@ -152,6 +152,8 @@ class GrepTool:
     params: ClassVar[type[msgspec.Struct]] = GrepParams
     read_only: ClassVar[bool] = True
     permission_kind: ClassVar[PermissionKind] = "read"
+    rule_field: ClassVar[str | None] = "path"
+    plan_mode: ClassVar[PlanMode] = "offered"
 
     def summary(self, args: GrepParams) -> str:
         where = f" in {args.path}" if args.path else ""

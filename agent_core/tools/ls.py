@@ -13,7 +13,7 @@ import msgspec
 import pathspec
 from msgspec import Meta
 
-from agent_core.tools.base import PermissionKind, ToolContext, ToolError, ToolOutput
+from agent_core.tools.base import PermissionKind, PlanMode, ToolContext, ToolError, ToolOutput
 from agent_core.tools.pathfilter import IgnoreRules, display_path
 
 MAX_ENTRIES = 1000
@@ -136,6 +136,8 @@ class LSTool:
     params: ClassVar[type[msgspec.Struct]] = LSParams
     read_only: ClassVar[bool] = True
     permission_kind: ClassVar[PermissionKind] = "read"
+    rule_field: ClassVar[str | None] = "path"
+    plan_mode: ClassVar[PlanMode] = "offered"
 
     def summary(self, args: LSParams) -> str:
         return args.path or "."

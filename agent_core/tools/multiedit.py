@@ -6,7 +6,7 @@ from typing import Annotated, ClassVar
 
 import msgspec
 
-from agent_core.tools.base import PermissionKind, ToolContext, ToolOutput
+from agent_core.tools.base import PermissionKind, PlanMode, ToolContext, ToolOutput
 from agent_core.tools.edit import EditOp, preview_ops, run_edits
 
 
@@ -47,6 +47,8 @@ class MultiEditTool:
     params: ClassVar[type[msgspec.Struct]] = MultiEditParams
     read_only: ClassVar[bool] = False
     permission_kind: ClassVar[PermissionKind] = "edit"
+    rule_field: ClassVar[str | None] = "file_path"
+    plan_mode: ClassVar[PlanMode] = "hidden"
 
     def summary(self, args: MultiEditParams) -> str:
         n = len(args.edits)

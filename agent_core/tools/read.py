@@ -12,7 +12,14 @@ import msgspec
 from msgspec import Meta
 
 from agent_core.messages import ImageBlock, TextBlock
-from agent_core.tools.base import FileStamp, PermissionKind, ToolContext, ToolError, ToolOutput
+from agent_core.tools.base import (
+    FileStamp,
+    PermissionKind,
+    PlanMode,
+    ToolContext,
+    ToolError,
+    ToolOutput,
+)
 from agent_core.tools.imagefit import ImageError, fit_image, sniff_image
 
 DEFAULT_LIMIT = 2000
@@ -61,6 +68,8 @@ class ReadTool:
     params: ClassVar[type[msgspec.Struct]] = ReadParams
     read_only: ClassVar[bool] = True
     permission_kind: ClassVar[PermissionKind] = "read"
+    rule_field: ClassVar[str | None] = "file_path"
+    plan_mode: ClassVar[PlanMode] = "offered"
 
     def summary(self, args: ReadParams) -> str:
         if args.offset or args.limit:

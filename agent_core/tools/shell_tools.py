@@ -7,7 +7,7 @@ from typing import Annotated, ClassVar
 
 import msgspec
 
-from agent_core.tools.base import PermissionKind, ToolContext, ToolError, ToolOutput
+from agent_core.tools.base import PermissionKind, PlanMode, ToolContext, ToolError, ToolOutput
 
 
 class BashOutputParams(msgspec.Struct, forbid_unknown_fields=True):
@@ -40,6 +40,8 @@ class BashOutputTool:
     params: ClassVar[type[msgspec.Struct]] = BashOutputParams
     read_only: ClassVar[bool] = True
     permission_kind: ClassVar[PermissionKind] = "other"
+    rule_field: ClassVar[str | None] = None
+    plan_mode: ClassVar[PlanMode] = "offered"
 
     def summary(self, args: BashOutputParams) -> str:
         return args.bash_id + (f" (filter {args.filter})" if args.filter else "")
@@ -71,6 +73,8 @@ class KillShellTool:
     params: ClassVar[type[msgspec.Struct]] = KillShellParams
     read_only: ClassVar[bool] = False
     permission_kind: ClassVar[PermissionKind] = "other"
+    rule_field: ClassVar[str | None] = None
+    plan_mode: ClassVar[PlanMode] = "hidden"
 
     def summary(self, args: KillShellParams) -> str:
         return args.shell_id

@@ -7,7 +7,7 @@ from typing import Annotated, ClassVar, Literal
 import msgspec
 
 from agent_core.events import TodoUpdate
-from agent_core.tools.base import PermissionKind, ToolContext, ToolError, ToolOutput
+from agent_core.tools.base import PermissionKind, PlanMode, ToolContext, ToolError, ToolOutput
 
 TodoStatus = Literal["pending", "in_progress", "completed"]
 
@@ -58,6 +58,8 @@ class TodoWriteTool:
     params: ClassVar[type[msgspec.Struct]] = TodoWriteParams
     read_only: ClassVar[bool] = True
     permission_kind: ClassVar[PermissionKind] = "other"
+    rule_field: ClassVar[str | None] = None
+    plan_mode: ClassVar[PlanMode] = "offered"
 
     def summary(self, args: TodoWriteParams) -> str:
         done = sum(t.status == "completed" for t in args.todos)

@@ -17,7 +17,7 @@ from urllib.parse import urljoin, urlsplit
 
 import msgspec
 
-from agent_core.tools.base import PermissionKind, ToolContext, ToolError, ToolOutput
+from agent_core.tools.base import PermissionKind, PlanMode, ToolContext, ToolError, ToolOutput
 from agent_core.tools.html_text import html_to_text
 
 TIMEOUT_S = 30.0
@@ -78,6 +78,8 @@ class WebFetchTool:
     params: ClassVar[type[msgspec.Struct]] = WebFetchParams
     read_only: ClassVar[bool] = True
     permission_kind: ClassVar[PermissionKind] = "web"
+    rule_field: ClassVar[str | None] = "url"
+    plan_mode: ClassVar[PlanMode] = "offered"
 
     def summary(self, args: WebFetchParams) -> str:
         return args.url

@@ -6,7 +6,7 @@ from typing import Annotated, ClassVar
 
 import msgspec
 
-from agent_core.tools.base import PermissionKind, ToolContext, ToolError, ToolOutput
+from agent_core.tools.base import PermissionKind, PlanMode, ToolContext, ToolError, ToolOutput
 from agent_core.tools.diffing import unified_diff
 from agent_core.tools.filechange import commit_change, open_target
 from agent_core.tools.filestate import TextFile
@@ -39,6 +39,8 @@ class WriteTool:
     params: ClassVar[type[msgspec.Struct]] = WriteParams
     read_only: ClassVar[bool] = False
     permission_kind: ClassVar[PermissionKind] = "edit"
+    rule_field: ClassVar[str | None] = "file_path"
+    plan_mode: ClassVar[PlanMode] = "hidden"
 
     def summary(self, args: WriteParams) -> str:
         return args.file_path

@@ -64,6 +64,8 @@ class EchoTool:
     params: ClassVar[type] = EchoParams
     read_only: ClassVar[bool] = True
     permission_kind: ClassVar[str] = "read"
+    rule_field: ClassVar[str | None] = None
+    plan_mode: ClassVar[str] = "offered"
 
     def summary(self, args: EchoParams) -> str:
         return args.text
@@ -79,6 +81,7 @@ class TouchTool(EchoTool):
     name: ClassVar[str] = "Touch"
     read_only: ClassVar[bool] = False
     permission_kind: ClassVar[str] = "edit"
+    plan_mode: ClassVar[str] = "hidden"
 
     async def run(self, args: EchoParams, ctx: ToolContext) -> ToolOutput:
         await asyncio.sleep(args.delay)

@@ -11,7 +11,8 @@ import pytest
 
 from agent_core.config.settings import RuleEntry
 from agent_core.permissions import PermissionPolicy, PermissionRequest, decide
-from agent_core.permissions.check import BUILTIN_TOOLS
+from agent_core.permissions.check import tool_profile
+from agent_core.tools.builtin import BUILTIN_TOOLS
 
 
 class Layout(NamedTuple):
@@ -49,7 +50,7 @@ def policy(layout: Layout, mode: str = "default", allow=(), deny=(), ask=()) -> 
 
 
 def request(tool: str, data: dict[str, Any], read_only: bool | None = None) -> PermissionRequest:
-    kind, default_ro = BUILTIN_TOOLS.get(tool, ("other", False))
+    kind, default_ro = tool_profile(tool) if tool in BUILTIN_TOOLS else ("other", False)
     return PermissionRequest(tool, data, default_ro if read_only is None else read_only, kind)
 
 

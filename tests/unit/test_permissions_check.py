@@ -81,6 +81,9 @@ def test_mcp_tools_are_known_and_read_only_only_when_marked(
         (["Bash", "{not json"], "error: invalid JSON input: Expecting property name"),
         (["Bash", "[1, 2]"], "error: invalid JSON input: expected an object"),
         (["Frobnicate", "{}"], "error: unknown tool: Frobnicate"),
+        # Claude Code tools MewCode does not have are not checked as if they existed.
+        (["NotebookEdit", "{}"], "error: unknown tool: NotebookEdit"),
+        (["Skill", '{"name": "x"}'], "error: unknown tool: Skill"),
         (["Bash", "{}", "--mode", "yolo"], "error: unknown permission mode: yolo"),
     ],
 )

@@ -10,7 +10,7 @@ import pytest
 
 from agent_core.config.settings import RuleEntry
 from agent_core.permissions import PermissionPolicy, PermissionRequest, decide
-from agent_core.permissions.check import BUILTIN_TOOLS
+from agent_core.permissions.check import tool_profile
 from agent_core.permissions.globs import expand_glob
 from agent_core.permissions.paths import follow, resolve
 
@@ -58,7 +58,7 @@ def verdict(
     rules += [RuleEntry(r, "ask", "test") for r in ask]
     rules += [RuleEntry(r, "allow", "test") for r in allow]
     policy = PermissionPolicy(layout.project, [], rules, mode, layout.home)
-    kind, read_only = BUILTIN_TOOLS[tool]
+    kind, read_only = tool_profile(tool)
     if data is None:
         text = (command or "").replace("{PROJ}", str(layout.project))
         data = {"command": text.replace("{OUT}", str(layout.outside))}

@@ -18,9 +18,10 @@ from agent_core.permissions import (
     split_rules,
     suggest_rules,
 )
-from agent_core.permissions.check import BUILTIN_TOOLS
+from agent_core.permissions.check import tool_profile
 from agent_core.permissions.rules import bash_matches, path_matches
 from agent_core.permissions.suggest import bash_rule
+from agent_core.tools.builtin import BUILTIN_TOOLS
 
 
 @pytest.fixture
@@ -39,7 +40,7 @@ def make_policy(
 
 
 def call(tool: str, **data: object) -> PermissionRequest:
-    kind, read_only = BUILTIN_TOOLS.get(tool, ("other", False))
+    kind, read_only = tool_profile(tool) if tool in BUILTIN_TOOLS else ("other", False)
     return PermissionRequest(tool, dict(data), read_only, kind)
 
 
@@ -165,10 +166,21 @@ def test_tool_names_compare_exactly(project: Path, home: Path) -> None:
     assert decide(call("Bash", command="npm test"), pol).decision == "ask"
 
 
-def test_skill_rules_match_the_skill_name(project: Path, home: Path) -> None:
-    pol = make_policy(project, home, deny=["Skill(deploy-*)"])
-    assert decide(call("Skill", name="deploy-prod"), pol).decision == "deny"
-    assert decide(call("Skill", name="review"), pol).decision == "allow"
+def test_a_read_rule_covers_every_tool_that_declares_it_reads(project: Path, home: Path) -> None:
+    (project / "secret.txt").write_text("s")
+    (project / "src").mkdir(exist_ok=True)
+    pol = make_policy(project, home, deny=["Read(secret.txt)"], allow=["Grep", "LS", "Glob"])
+    assert decide(call("Read", file_path="secret.txt"), pol).decision == "deny"
+    assert decide(call("LS", path="secret.txt"), pol).decision == "deny"
+    assert decide(call("Grep", pattern="s", path="secret.txt"), pol).decision == "deny"
+    assert decide(call("LS", path="src"), pol).decision == "allow"
+
+
+def test_rules_for_claude_code_tools_mewcode_lacks_say_so() -> None:
+    assert rule_problem("NotebookEdit(x.ipynb)") == (
+        "NotebookEdit(x.ipynb): NotebookEdit is a Claude Code tool that MewCode does not have"
+    )
+    assert "unknown tool Remember" in (rule_problem("Remember") or "")
 
 
 def test_deny_verdict_names_rule_and_source(project: Path, home: Path) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from agent_core.permissions import PermissionPolicy, PermissionRequest, decide
 from agent_core.permissions import paths as sandbox_paths
-from agent_core.permissions.check import BUILTIN_TOOLS
+from agent_core.permissions.check import tool_profile
 
 
 @pytest.fixture
@@ -28,7 +28,7 @@ def outside(tmp_path: Path) -> Path:
 
 
 def verdict_for(project: Path, home: Path, tool: str, mode: str = "bypassPermissions", **data):
-    kind, read_only = BUILTIN_TOOLS[tool]
+    kind, read_only = tool_profile(tool)
     policy = PermissionPolicy(project, [], [], mode, home)
     return decide(PermissionRequest(tool, data, read_only, kind), policy)
 

@@ -284,6 +284,18 @@ def test_a_malformed_deny_or_ask_rule_stops(paths, kind, rule, reason) -> None:
     assert reason in message and "\n" not in message
 
 
+@pytest.mark.parametrize("kind", ["deny", "ask", "allow"])
+def test_a_rule_for_a_claude_code_tool_mewcode_lacks_is_dropped_with_a_warning(paths, kind) -> None:
+    # A deny on a tool that does not exist here cannot be slipped past: dropping it is safe.
+    write(paths.user_settings, f"permissions:\n  {kind}:\n    - NotebookEdit\n    - Bash(rm:*)\n")
+    settings = load_settings(paths)
+    assert rules(settings, kind) == ["Bash(rm:*)"]
+    assert settings.problems == [
+        f"{paths.user_settings} line 3: {kind} rule NotebookEdit: NotebookEdit is a Claude Code"
+        " tool that MewCode does not have; ignored"
+    ]
+
+
 @pytest.mark.parametrize(("rule", "reason"), MALFORMED)
 def test_a_malformed_allow_rule_is_dropped_with_a_warning(paths, rule, reason) -> None:
     write(
