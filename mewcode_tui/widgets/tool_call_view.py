@@ -223,7 +223,8 @@ class ToolRoundView(Vertical):
     """The calls of one model round, grouped under a thin rule."""
 
     def __init__(self, entry: ToolRoundEntry) -> None:
-        super().__init__()
+        # A round mounted again (resume, scrolling back) keeps its rule.
+        super().__init__(classes="-multi" if len(entry.calls) > 1 else None)
         self.entry = entry
         # Made up front, so a call's line can be found by id before the round is composed.
         self.lines: dict[str, ToolCallLine] = {}

@@ -158,3 +158,23 @@ async def test_tool_status_colours_come_from_the_theme(make_app, project):
         app.theme = "tool-colours"  # lines already on screen take the new colours
         await wait_until(pilot, lambda: painted_color(lines["g1"], "✓") == white)
         assert painted_color(lines["e1"], "-1") == white
+
+
+async def test_a_resumed_round_of_several_calls_keeps_its_rule(make_app, project):
+    from agent_core.messages import Message, TextBlock, ToolUseBlock
+
+    history = [
+        Message("user", [TextBlock("look")]),
+        Message(
+            "assistant",
+            [ToolUseBlock("r1", "Read", {"file_path": "a.py"}), ToolUseBlock("g1", "Grep", {})],
+        ),
+        Message("assistant", [ToolUseBlock("e1", "Edit", {"file_path": "a.py"})]),
+    ]
+    runtime = FakeRuntime(project, history=history)
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.main_screen
+        await wait_until(pilot, lambda: len(screen.query(ToolRoundView)) == 2)
+        rounds = list(screen.query(ToolRoundView))
+        assert rounds[0].has_class("-multi") and not rounds[1].has_class("-multi")
