@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 import msgspec
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from agent_core.messages import Message
 
 PREVIEW_CHARS = 4_000
@@ -284,7 +286,7 @@ def answer_entries(text: str) -> list[AssistantEntry]:
     return [AssistantEntry([piece], done=True, continued=i > 0) for i, piece in enumerate(pieces)]
 
 
-def transcript_from_history(history: list[Message]) -> Transcript:
+def transcript_from_history(history: Sequence[Message]) -> Transcript:
     """Rebuild a transcript from saved messages (resume): text, thinking and tool rounds."""
     from agent_core.context.compaction import ACK_TEXT, is_summary
     from agent_core.messages import (
