@@ -38,6 +38,14 @@ def test_calls_group_by_round_until_the_model_message_ends():
     assert (new1, new2, new3) == (True, False, True)
     rounds = [e for e in transcript.entries if isinstance(e, ToolRoundEntry)]
     assert [[c.call_id for c in r.calls] for r in rounds] == [["a", "b"], ["c"]]
+    # Each call's round is known by id (how the chat log finds a call's line).
+    assert {call_id: rounds.index(r) for call_id, r in transcript.rounds.items()} == {
+        "a": 0,
+        "b": 0,
+        "c": 1,
+    }
+    transcript.clear()
+    assert not transcript.rounds and not transcript.calls
 
 
 def test_segment_cut_waits_for_the_limit_and_a_blank_line_outside_fences():
