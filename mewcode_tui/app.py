@@ -54,8 +54,14 @@ class MewCodeApp(App[int]):
         # before the first frame.
         from mewcode_tui.themes import load_themes, restore_theme
 
-        self._theme_warnings = load_themes(self, options.paths)
+        self._startup_warnings = load_themes(self, options.paths)
         restore_theme(self, options.paths)
+        if options.settings.keys:
+            from mewcode_tui.keymap import apply_user_keys
+
+            self._startup_warnings += apply_user_keys(
+                self, options.settings.keys, options.paths.user_settings
+            )
 
     # --- copy (SPEC §19): selecting text copies it -----------------------------
 
@@ -102,5 +108,5 @@ class MewCodeApp(App[int]):
         return self._main
 
     def on_mount(self) -> None:
-        for warning in self._theme_warnings:
+        for warning in self._startup_warnings:
             self._main.call_after_refresh(self._main.say, warning, "warning")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from mewcode_tui.commands.registry import CommandHost, CommandRegistry, SlashCommand
 
 KIND_TITLES = {
@@ -12,8 +14,10 @@ KIND_TITLES = {
 }
 
 
-def help_text(registry: CommandRegistry) -> str:
-    """Every command grouped by kind, plus the main keys."""
+def help_text(registry: CommandRegistry, keymap: Mapping[str, str] | None = None) -> str:
+    """Every command grouped by kind, then the keys in effect under ``keymap`` (user remaps)."""
+    from mewcode_tui.keymap import keys_help
+
     lines = ["Commands:"]
     for kind, title in KIND_TITLES.items():
         group = [c for c in registry.all() if c.kind == kind]
@@ -23,15 +27,19 @@ def help_text(registry: CommandRegistry) -> str:
         for command in group:
             usage = f" {command.usage}" if command.usage else ""
             lines.append(f"    /{command.name}{usage} — {command.description}")
+    lines += keys_help(keymap or {})
+    # The prompt's own keys are handled by the input widget, not remappable bindings.
     lines.append(
-        "Keys: Enter send · Shift+Enter/Ctrl+J newline · ↑/↓ history · Esc cancel turn · "
-        "Shift+Tab mode · Tab tool calls · Ctrl+O expand all · Ctrl+P palette"
+        "  Prompt: Enter send · Shift+Enter/Ctrl+J newline · ↑/↓ history · Tab tool calls · "
+        "Ctrl+P palette"
     )
     return "\n".join(lines)
 
 
 def show_help(host: CommandHost, args: str) -> None:
-    text = help_text(host.registry)
+    from mewcode_tui.keymap import active_keymap
+
+    text = help_text(host.registry, active_keymap(host.app))
     if host.registry.shadowed:
         names = ", ".join(f"/{n}" for n in host.registry.shadowed)
         text += f"\nCustom commands not loaded (a built-in has the name): {names}"

@@ -17,6 +17,7 @@ from textual.reactive import var
 from textual.widgets import Footer, Input, Static
 
 from agent_core.events import ApprovalAnswer, ApprovalReply, ApprovalRequested
+from mewcode_tui.keymap import key_hint
 from mewcode_tui.screens.guarded_modal import DEFAULT_KEY_GUARD, GuardedModal
 
 MAX_ARGUMENT_LINES = 14
@@ -115,12 +116,30 @@ class ApprovalScreen(AnswerScreen):
     CHOICE_ACTIONS: ClassVar[frozenset[str]] = frozenset({"choose", "deny", "view_diff"})
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1,y", "choose('allow_once')", "Allow once", key_display="1/y"),
-        Binding("2,s", "choose('allow_session')", "Allow for session", key_display="2/s"),
-        Binding("3,a", "choose('allow_always')", "Always allow", key_display="3/a"),
-        Binding("4,n", "deny", "Deny…", key_display="4/n"),
-        Binding("d", "view_diff", "Full diff"),
-        Binding("escape", "escape", "Deny", key_display="esc"),
+        Binding(
+            "1,y",
+            "choose('allow_once')",
+            "Allow once",
+            key_display="1/y",
+            id="mewcode.approval.allow_once",
+        ),
+        Binding(
+            "2,s",
+            "choose('allow_session')",
+            "Allow for session",
+            key_display="2/s",
+            id="mewcode.approval.allow_session",
+        ),
+        Binding(
+            "3,a",
+            "choose('allow_always')",
+            "Always allow",
+            key_display="3/a",
+            id="mewcode.approval.allow_always",
+        ),
+        Binding("4,n", "deny", "Deny…", key_display="4/n", id="mewcode.approval.deny"),
+        Binding("d", "view_diff", "Full diff", id="mewcode.approval.view_diff"),
+        Binding("escape", "escape", "Deny", key_display="esc", id="mewcode.approval.dismiss"),
     ]
 
     def __init__(self, request: ApprovalRequested, *, key_guard: float = DEFAULT_KEY_GUARD) -> None:
@@ -168,16 +187,23 @@ class ApprovalScreen(AnswerScreen):
 
     def _options(self) -> Content:
         rules = ", ".join(self.request.suggested_rules)
+        keys = {
+            name: key_hint(self.app, self.BINDINGS, f"mewcode.approval.{name}")
+            for name in ("allow_once", "allow_session", "allow_always", "deny")
+        }
         options = [
-            "[@click=screen.choose('allow_once')][b]1[/b] Allow once[/]",
-            "[@click=screen.choose('allow_session')][b]2[/b] Allow for this session[/]",
+            "[@click=screen.choose('allow_once')][b]$allow_once[/b] Allow once[/]",
+            "[@click=screen.choose('allow_session')][b]$allow_session[/b] Allow for this session[/]",
         ]
         if rules:
             options.append(
-                "[@click=screen.choose('allow_always')][b]3[/b] Always allow — saves [b]$rules[/b][/]"
+                "[@click=screen.choose('allow_always')][b]$allow_always[/b] Always allow"
+                " — saves [b]$rules[/b][/]"
             )
-        options.append("[@click=screen.deny][b]4[/b] Deny (then optional feedback)[/]")
-        return Content("\n").join(Content.from_markup(line, rules=rules) for line in options)
+        options.append("[@click=screen.deny][b]$deny[/b] Deny (then optional feedback)[/]")
+        return Content("\n").join(
+            Content.from_markup(line, rules=rules, **keys) for line in options
+        )
 
     def action_view_diff(self) -> None:
         """Open the edit's diff in the full-screen viewer."""

@@ -22,9 +22,9 @@ class DiffScreen(ModalScreen[None]):
     CSS_PATH = "diff_screen.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "layout(True)", "Side by side"),
-        Binding("u", "layout(False)", "Unified"),
-        Binding("escape,q", "close", "Close", key_display="esc/q"),
+        Binding("s", "layout(True)", "Side by side", id="mewcode.diff.side_by_side"),
+        Binding("u", "layout(False)", "Unified", id="mewcode.diff.unified"),
+        Binding("escape,q", "close", "Close", key_display="esc/q", id="mewcode.diff.close"),
     ]
 
     def __init__(self, unified_diff: str, path: str, *, split: bool = False) -> None:

@@ -58,11 +58,25 @@ class MainScreen(Screen):
     """The conversation."""
 
     BINDINGS = [
-        Binding("escape", "cancel_turn", "Cancel turn"),
-        Binding("shift+tab", "cycle_mode", "Mode", priority=True),
-        Binding("ctrl+o", "toggle_calls", "Expand all", priority=True),
-        Binding("pageup", "scroll_chat(-1)", "Scroll up", show=False, priority=True),
-        Binding("pagedown", "scroll_chat(1)", "Scroll down", show=False, priority=True),
+        Binding("escape", "cancel_turn", "Cancel turn", id="mewcode.cancel_turn"),
+        Binding("shift+tab", "cycle_mode", "Mode", priority=True, id="mewcode.cycle_mode"),
+        Binding("ctrl+o", "toggle_calls", "Expand all", priority=True, id="mewcode.toggle_calls"),
+        Binding(
+            "pageup",
+            "scroll_chat(-1)",
+            "Scroll up",
+            show=False,
+            priority=True,
+            id="mewcode.scroll_up",
+        ),
+        Binding(
+            "pagedown",
+            "scroll_chat(1)",
+            "Scroll down",
+            show=False,
+            priority=True,
+            id="mewcode.scroll_down",
+        ),
     ]
 
     def __init__(

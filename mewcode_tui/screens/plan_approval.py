@@ -16,6 +16,7 @@ from textual.content import Content
 from textual.widgets import Footer, Markdown, Static
 
 from agent_core.events import ApprovalRequested
+from mewcode_tui.keymap import key_hint
 from mewcode_tui.screens.approval import AnswerScreen
 from mewcode_tui.screens.guarded_modal import DEFAULT_KEY_GUARD
 
@@ -32,10 +33,25 @@ class PlanApprovalScreen(AnswerScreen):
     CSS_PATH = "plan_approval.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1,y", "choose('allow_once')", "Approve", key_display="1/y"),
-        Binding("2,a", "choose('allow_session')", "Approve, auto-accept edits", key_display="2/a"),
-        Binding("n", "deny", "Keep planning…"),
-        Binding("escape", "escape", "Keep planning…", key_display="esc", show=False),
+        Binding(
+            "1,y", "choose('allow_once')", "Approve", key_display="1/y", id="mewcode.plan.approve"
+        ),
+        Binding(
+            "2,a",
+            "choose('allow_session')",
+            "Approve, auto-accept edits",
+            key_display="2/a",
+            id="mewcode.plan.approve_accept_edits",
+        ),
+        Binding("n", "deny", "Keep planning…", id="mewcode.plan.keep_planning"),
+        Binding(
+            "escape",
+            "escape",
+            "Keep planning…",
+            key_display="esc",
+            show=False,
+            id="mewcode.plan.dismiss",
+        ),
     ]
 
     def __init__(self, request: ApprovalRequested, *, key_guard: float = DEFAULT_KEY_GUARD) -> None:
@@ -58,12 +74,19 @@ class PlanApprovalScreen(AnswerScreen):
         # Arrow keys and PgUp/PgDn scroll a long plan straight away.
         self.query_one("#plan", VerticalScroll).focus()
 
-    @staticmethod
-    def _options() -> Content:
+    def _options(self) -> Content:
+        keys = {
+            name: key_hint(self.app, self.BINDINGS, f"mewcode.plan.{name}")
+            for name in ("approve", "approve_accept_edits", "keep_planning")
+        }
         return Content.from_markup(
-            "[@click=screen.choose('allow_once')][b]1[/b] Yes, start coding (ask before edits)[/]\n"
-            "[@click=screen.choose('allow_session')][b]2[/b] Yes, and auto-accept edits[/]\n"
-            "[@click=screen.deny][b]n[/b] No, keep planning (then optional feedback)[/]"
+            "[@click=screen.choose('allow_once')][b]$approve[/b] Yes, start coding"
+            " (ask before edits)[/]\n"
+            "[@click=screen.choose('allow_session')][b]$approve_accept_edits[/b] Yes, and"
+            " auto-accept edits[/]\n"
+            "[@click=screen.deny][b]$keep_planning[/b] No, keep planning"
+            " (then optional feedback)[/]",
+            **keys,
         )
 
     def action_escape(self) -> None:

@@ -86,7 +86,9 @@ class SessionList(OptionList):
     """The picker's list; Enter is named in the footer."""
 
     # Not a screen binding: the list must see ↑/↓ typed just before Enter first.
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "select", "Open")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select", "Open", id="mewcode.resume.open")
+    ]
 
 
 class ResumeScreen(ModalScreen[str | None]):
@@ -95,7 +97,7 @@ class ResumeScreen(ModalScreen[str | None]):
     CSS_PATH = "resume.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel"),
+        Binding("escape", "cancel", "Cancel", id="mewcode.resume.cancel"),
     ]
 
     def __init__(

@@ -19,6 +19,7 @@ from textual.widgets import Footer, Static
 
 from agent_core.config.paths import MewcodePaths
 from agent_core.config.settings import Settings
+from mewcode_tui.keymap import key_hint
 from mewcode_tui.screens.guarded_modal import DEFAULT_KEY_GUARD, GuardedModal
 
 TrustAnswer = Literal["trust", "restricted", "quit"]
@@ -44,9 +45,21 @@ class TrustScreen(GuardedModal[TrustAnswer]):
     CSS_PATH = "trust.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1,y", "choose('trust')", "Trust this folder", key_display="1/y"),
-        Binding("2,n,escape", "choose('restricted')", "Not now", key_display="2/n"),
-        Binding("q", "choose('quit')", "Quit"),
+        Binding(
+            "1,y",
+            "choose('trust')",
+            "Trust this folder",
+            key_display="1/y",
+            id="mewcode.trust.trust",
+        ),
+        Binding(
+            "2,n,escape",
+            "choose('restricted')",
+            "Not now",
+            key_display="2/n",
+            id="mewcode.trust.not_now",
+        ),
+        Binding("q", "choose('quit')", "Quit", id="mewcode.trust.quit"),
     ]
 
     def __init__(
@@ -74,15 +87,20 @@ class TrustScreen(GuardedModal[TrustAnswer]):
         yield Footer()
 
     def _options(self) -> Content:
+        keys = {
+            name: key_hint(self.app, self.BINDINGS, f"mewcode.trust.{name}")
+            for name in ("trust", "not_now", "quit")
+        }
         return Content.assemble(
             Content.from_markup(
-                "[@click=screen.choose('trust')][b]1[/b] Yes, trust this folder[/]"
+                "[@click=screen.choose('trust')][b]$trust[/b] Yes, trust this folder[/]", **keys
             ),
             Content(f" (remembered in {self.remembered_in})\n"),
             Content.from_markup(
-                "[@click=screen.choose('restricted')][b]2[/b] Not now: continue restricted "
+                "[@click=screen.choose('restricted')][b]$not_now[/b] Not now: continue restricted "
                 "(asked again next time)[/]\n"
-                "[@click=screen.choose('quit')][b]q[/b] Quit[/]"
+                "[@click=screen.choose('quit')][b]$quit[/b] Quit[/]",
+                **keys,
             ),
         )
 
