@@ -111,9 +111,31 @@ def apply_user_keys(app: App[Any], keys: Mapping[str, Any], file: Path | str) ->
     """Rebind what ``keys`` remaps; return one warning per entry that could not apply."""
     if not keys:
         return []  # the screens are not imported before the first frame for nothing
-    known = {b.id for _, bindings in binding_groups() for b in bindings if b.id}
+    groups = binding_groups()
+    known = {b.id for _, bindings in groups for b in bindings if b.id}
     keymap, warnings = resolve_keymap(keys, known, file)
     app.set_keymap(keymap)
+    return warnings + key_clashes(groups, keymap, file)
+
+
+def key_clashes(
+    groups: list[tuple[str, list[Binding]]], keymap: Mapping[str, str], file: Path | str
+) -> list[str]:
+    """One warning per remapped key that another binding of the same place also uses."""
+    warnings: list[str] = []
+    for title, bindings in groups:
+        owners: dict[str, str] = {}
+        for binding in bindings:
+            binding_id = binding.id or ""
+            for key in binding_keys(binding, keymap):
+                other = owners.setdefault(key, binding_id)
+                if other != binding_id and (binding_id in keymap or other in keymap):
+                    name = (binding_id if binding_id in keymap else other).removeprefix(PREFIX)
+                    rival = (other if binding_id in keymap else binding_id).removeprefix(PREFIX)
+                    warnings.append(
+                        f"{file}: keys.{name}: {display_key(key)} is also {rival} in the"
+                        f" {title.lower()}; only one of them will run"
+                    )
     return warnings
 
 

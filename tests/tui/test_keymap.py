@@ -8,7 +8,13 @@ import pytest
 
 from agent_core.config.settings import load_settings
 from mewcode_tui.app import MewCodeApp
-from mewcode_tui.keymap import binding_groups, display_key, key_problem, resolve_keymap
+from mewcode_tui.keymap import (
+    binding_groups,
+    display_key,
+    key_clashes,
+    key_problem,
+    resolve_keymap,
+)
 from mewcode_tui.session_start import TuiOptions
 from tests.tui.conftest import ask_until_approval, past_key_guard, wait_until
 from tests.tui.fakes import FakeRuntime, opener_for
@@ -108,6 +114,18 @@ def test_resolve_takes_short_or_full_ids_and_keeps_good_entries() -> None:
     )
     assert keymap == {"mewcode.cycle_mode": "ctrl+t,f2", "mewcode.cancel_turn": "ctrl+g"}
     assert warnings == ["s.yaml: keys.nope: no key binding has this name (see /help)"]
+
+
+def test_a_remapped_key_already_used_in_the_same_place_is_reported() -> None:
+    groups = binding_groups()
+    keymap = {"mewcode.cycle_mode": "escape", "mewcode.diff.close": "s"}
+    assert key_clashes(groups, keymap, "s.yaml") == [
+        "s.yaml: keys.cycle_mode: Esc is also cancel_turn in the chat; only one of them will run",
+        "s.yaml: keys.diff.close: s is also diff.side_by_side in the diff viewer;"
+        " only one of them will run",
+    ]
+    assert key_clashes(groups, {"mewcode.cycle_mode": "ctrl+t"}, "s.yaml") == []
+    assert key_clashes(groups, {}, "s.yaml") == []  # the defaults never clash
 
 
 def test_keys_read_as_in_the_footer_family() -> None:
