@@ -86,3 +86,18 @@ async def test_semantic_style_defaults_apply_without_mewcode_app():
         with pytest.raises(KeyError):
             semantic_style(pilot.app, "tool-okay")
     assert set(SEMANTIC_COLORS) >= {"tool-ok", "diff-added", "ctx-high", "warning-strong"}
+
+
+async def test_css_can_use_the_semantic_variables(make_app, project):
+    from textual.widgets import Static
+
+    class ErrorLabel(Static):
+        DEFAULT_CSS = "ErrorLabel { color: $tool-error; }"
+
+    app = make_app(FakeRuntime(project))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await start(pilot, app)
+        label = ErrorLabel("done")
+        await screen.mount(label)
+        await pilot.pause()
+        assert label.styles.color.ansi == 1  # ansi_red, the tool-error default
