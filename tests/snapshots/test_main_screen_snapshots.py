@@ -16,7 +16,7 @@ from agent_core.config.settings import Settings
 from agent_core.usage import Usage
 from mewcode_tui.app import MewCodeApp
 from mewcode_tui.session_start import TuiOptions
-from tests.tui.conftest import wait_until
+from tests.tui.conftest import session_started, wait_until
 from tests.tui.fakes import FakeRuntime, opener_for, tool_call, tool_result
 
 SIZE = (100, 52)
@@ -87,8 +87,7 @@ def test_main_screen_mid_conversation(snap_compare, mewcode_home):
     app = make_app(mewcode_home, runtime)
 
     async def run_before(pilot) -> None:
-        screen = app.main_screen
-        await wait_until(pilot, lambda: screen.runtime is not None)
+        screen = await session_started(pilot, app)  # the welcome line is in the picture
         screen.prompt.cursor_blink = False
         await pilot.press(*"Make the greeting friendlier", "enter")
         await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active)
@@ -96,7 +95,7 @@ def test_main_screen_mid_conversation(snap_compare, mewcode_home):
         runtime.cost_usd, runtime.context_tokens = 0.0312, 61_000
         screen.refresh_status()
         await pilot.press("tab", "enter")  # open the edit's details with its diff
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: bool(screen.query("ToolCallDetail DiffCode")))
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
@@ -106,11 +105,13 @@ def test_main_screen_slash_completion(snap_compare, mewcode_home):
     app = make_app(mewcode_home, runtime)
 
     async def run_before(pilot) -> None:
-        screen = app.main_screen
-        await wait_until(pilot, lambda: screen.runtime is not None)
+        screen = await session_started(pilot, app)  # the welcome line is in the picture
         screen.prompt.cursor_blink = False
         await pilot.press("/", "p")
-        await wait_until(pilot, lambda: screen.menu.is_open)
-        await pilot.pause(0.1)
+        # Open for "/p", not still showing what "/" alone offered.
+        await wait_until(
+            pilot,
+            lambda: screen.menu.is_open and screen.menu.query_shown.fragment.endswith("p"),
+        )
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

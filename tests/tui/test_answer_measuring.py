@@ -18,7 +18,9 @@ async def load_all(pilot, chat) -> None:
         before = chat.first_mounted
         chat.scroll_home(animate=False, immediate=True)
         await wait_until(pilot, lambda before=before: chat.first_mounted < before)
-        await pilot.pause(0.05)
+        # The reader's place is restored after a refresh (the view leaves the top); scrolling
+        # before that would be undone by it, and scrolling home again would load nothing.
+        await wait_until(pilot, lambda: chat.scroll_y > 0)
 
 
 async def test_segments_are_measured_once_the_stream_is_quiet(make_app, project):
@@ -35,13 +37,14 @@ async def test_segments_are_measured_once_the_stream_is_quiet(make_app, project)
         views = list(chat.query(AssistantTextView))
         assert len(views) > 3
         await wait_until(pilot, lambda: all(v.measured for v in views), timeout=10)
-        await pilot.pause(0.1)
         # Views are measured ahead of layout at the width they all share.
-        assert {view.size.width for view in views} == {chat.answer_width}
+        await wait_until(pilot, lambda: {view.size.width for view in views} == {chat.answer_width})
         # Measured heights are the rendered Markdown's, and the view still follows the bottom.
-        for view in views:
-            assert view.size.height == view.plain_text().count("\n") + 1
-        assert chat.at_bottom
+        await wait_until(
+            pilot,
+            lambda: all(view.size.height == view.plain_text().count("\n") + 1 for view in views),
+        )
+        await wait_until(pilot, lambda: chat.at_bottom)
         # What is shown is the answer's own text (code keeps its content).
         shown = views[1].plain_text()
         assert "def load_" in shown and "##" not in shown
@@ -65,15 +68,18 @@ async def test_reading_position_kept_when_a_segment_above_is_measured(make_app, 
         chat.note_streaming()  # as if a stream went on: no idle measuring meanwhile
         above._key = None  # as if never rendered: laid out from its estimate
         above.refresh(layout=True)
-        await pilot.pause(0.1)
-        assert above.size.height == estimated_height(above.entry.text, above.size.width)
+        await wait_until(
+            pilot,
+            lambda: above.size.height == estimated_height(above.entry.text, above.size.width),
+        )
         chat.scroll_to(y=target.virtual_region.y + 3, animate=False, immediate=True)
-        await pilot.pause(0.1)
+        await wait_until(pilot, lambda: chat.scroll_y == target.virtual_region.y + 3)
         offset = chat.scroll_y - target.virtual_region.y
+        height = above.size.height
         change = above.measure()
         assert change  # the estimate was off
         chat.view_resized(above, change)
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: above.size.height == height + change)
         # The segment above grew or shrank, but the text being read did not move.
-        assert chat.scroll_y - target.virtual_region.y == offset
+        await wait_until(pilot, lambda: chat.scroll_y - target.virtual_region.y == offset)
         assert isinstance(target.entry, AssistantEntry)

@@ -7,7 +7,7 @@ import asyncio
 from agent_core import events as ev
 from agent_core.usage import Usage
 from mewcode_tui.transcript import split_segments
-from mewcode_tui.widgets.assistant_view import AssistantTextView
+from mewcode_tui.widgets.assistant_view import AssistantMessageView, AssistantTextView
 from tests.tui.conftest import wait_until
 
 
@@ -51,12 +51,14 @@ async def test_segments_finished_in_a_burst_are_measured_before_they_are_shown(
     burst = markdown_answer(12_000)
     intro = paragraphs(25)  # taller than the screen: the scrollbar is there before the burst
 
+    intro_shown, checked = asyncio.Event(), asyncio.Event()
+
     async def script(send, prompt):
         await send(ev.TurnStarted(turn_id="t", input=prompt))
         await send(ev.MessageDelta(text=intro))
-        await asyncio.sleep(0.3)  # shown and laid out: the live view has a width
+        await intro_shown.wait()  # shown and laid out: the live view has a width
         await send(ev.MessageDelta(text=burst))
-        await asyncio.sleep(0.3)
+        await checked.wait()  # the answer is still streaming while the test looks
         await send(ev.AssistantMessage(content=[], usage=Usage()))
 
     runtime = FakeRuntime(project, [script])
@@ -66,18 +68,26 @@ async def test_segments_finished_in_a_burst_are_measured_before_they_are_shown(
         chat.QUIET_AFTER_STREAM = 60.0  # no idle measuring: only what the burst did
         await wait_until(pilot, lambda: screen.runtime is not None)
         await pilot.press(*"go", "enter")
+        await wait_until(
+            pilot,
+            lambda: (
+                chat.max_scroll_y > 0
+                and all(view.size.width > 0 for view in chat.query(AssistantMessageView))
+            ),
+        )
+        intro_shown.set()
         await wait_until(pilot, lambda: chat.first_mounted > 0, timeout=10)
-        await pilot.pause(0.1)
         views = list(chat.query(AssistantTextView))
         # The newest finished segment got its real height at its first layout
         # (no estimate, so no second layout when it is drawn)...
         newest = views[-1]
+        await wait_until(pilot, lambda: newest.size.height == newest.plain_text().count("\n") + 1)
         assert newest.measured and id(newest) not in estimated
-        assert newest.size.height == newest.plain_text().count("\n") + 1
         # ...while the burst's segments far above the screen are not even mounted.
         assert chat.first_mounted > 1
         assert len(views) < 5
-        assert chat.at_bottom
+        await wait_until(pilot, lambda: chat.at_bottom)
+        checked.set()
         await wait_until(pilot, lambda: not screen.turn_active, timeout=10)
         shown = "".join(
             e.text for e in screen.transcript.entries if type(e).__name__ == "AssistantEntry"

@@ -19,13 +19,13 @@ async def select_in_finished_answer(app, pilot, runtime):
     await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active)
     entry = next(e for e in screen.transcript.entries if isinstance(e, AssistantEntry))
     await screen.chat.remount(entry)  # as a history segment: the one-widget view
-    await pilot.pause(0.1)
     view = screen.chat.view(entry)
+    await wait_until(pilot, lambda: view.region.height >= 3)  # laid out: rows to drag over
     # Row 2 of the rendered Markdown is the paragraph (row 0 the heading).
     await pilot.mouse_down(view, offset=(0, 2))
     await pilot.hover(view, offset=(12, 2))
     await pilot.mouse_up(view, offset=(12, 2))
-    await pilot.pause(0.2)
+    await wait_until(pilot, lambda: app.clipboard == "Hello world,")
     return view
 
 
@@ -42,7 +42,10 @@ async def test_selected_text_goes_to_the_system_clipboard_command(make_app, proj
         await select_in_finished_answer(app, pilot, runtime)
         await wait_until(pilot, lambda: out.exists() and out.read_text() == "Hello world,")
         assert app.clipboard == "Hello world,"
-        assert any("Copied 12 characters" in n.message for n in app._notifications)
+        # The command wrote the file before it exited; the notice comes once it has.
+        await wait_until(
+            pilot, lambda: any("Copied 12 characters" in n.message for n in app._notifications)
+        )
 
 
 async def test_without_a_copy_command_the_terminal_is_asked_through_osc_52(make_app, project):

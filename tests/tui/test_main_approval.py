@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from agent_core import events as ev
 from mewcode_tui.transcript import ToolCallRecord
-from tests.tui.conftest import ask_until_approval, wait_until
+from tests.tui.conftest import ask_until_approval, past_key_guard, wait_until
 from tests.tui.fakes import FakeRuntime, tool_call, tool_result
 
 
@@ -47,7 +47,7 @@ async def test_allow_once_releases_the_waiting_agent(make_app, project):
         # The agent is blocked on the ticket: the call waits, the turn is still running.
         assert record(screen, "c1").status == "awaiting"
         assert runtime.running and not runtime.replies
-        await pilot.pause(0.5)  # past the dialog's key guard
+        await past_key_guard(pilot, app)
         await pilot.press("y")
         await wait_until(pilot, lambda: not screen.turn_active)
         assert [r.answer for r in runtime.replies] == ["allow_once"]
@@ -62,7 +62,7 @@ async def test_deny_with_feedback_reaches_the_agent(make_app, project):
     app = make_app(runtime)
     async with app.run_test(size=(100, 34)) as pilot:
         screen = await ask_until_approval(pilot, app, "edit it")
-        await pilot.pause(0.5)
+        await past_key_guard(pilot, app)
         await pilot.press("n", *"use b.py", "enter")
         await wait_until(pilot, lambda: not screen.turn_active)
         assert runtime.replies[0].answer == "deny"
@@ -80,10 +80,10 @@ async def test_exit_plan_mode_opens_the_plan_dialog(make_app, project):
         screen = app.main_screen
         await wait_until(pilot, lambda: screen.runtime is not None)
         await pilot.press(*"/plan fix a.py", "enter")
-        assert screen.status.mode == "plan" and runtime.mode == "plan"
+        await wait_until(pilot, lambda: screen.status.mode == "plan" and runtime.mode == "plan")
         await wait_until(pilot, lambda: isinstance(app.screen, PlanApprovalScreen))
         assert runtime.prompts == ["fix a.py"]
-        await pilot.pause(0.5)
+        await past_key_guard(pilot, app)
         await pilot.press("2")
         await wait_until(pilot, lambda: not screen.turn_active)
         assert runtime.replies[0].answer == "allow_session"

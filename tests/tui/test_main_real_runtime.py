@@ -6,7 +6,7 @@ from agent_core.agent.runtime import Runtime, RuntimeOptions
 from mewcode_tui.app import MewCodeApp
 from mewcode_tui.transcript import AssistantEntry
 from tests.helpers.scripted import EchoTool, ScriptedProvider, Step, TouchTool
-from tests.tui.conftest import ask_until_approval, wait_until
+from tests.tui.conftest import ask_until_approval, past_key_guard, wait_until
 
 
 def make_real_app(options, provider) -> MewCodeApp:
@@ -41,7 +41,7 @@ async def test_approve_from_the_modal_while_the_runtime_waits(options):
     async with app.run_test(size=(100, 34)) as pilot:
         screen = await ask_until_approval(pilot, app, "touch a.txt")
         # The runtime is blocked on the ticket: one request so far, turn still running.
-        await pilot.pause(0.5)
+        await past_key_guard(pilot, app)
         assert screen.runtime.running and len(provider.requests) == 1
         assert screen.transcript.calls["t1"].status == "awaiting"
         await pilot.press("2")  # allow for this session
@@ -60,7 +60,7 @@ async def test_deny_from_the_modal_reaches_the_model(options):
     app = make_real_app(options, provider)
     async with app.run_test(size=(100, 34)) as pilot:
         screen = await ask_until_approval(pilot, app, "touch a.txt")
-        await pilot.pause(0.5)
+        await past_key_guard(pilot, app)
         await pilot.press("n", *"not that file", "enter")
         await wait_until(pilot, lambda: not screen.turn_active)
         assert screen.transcript.calls["t1"].status == "denied"
@@ -81,8 +81,13 @@ async def test_escape_cancels_a_real_turn_and_history_stays_usable(options):
         screen = app.main_screen
         await wait_until(pilot, lambda: screen.runtime is not None)
         await pilot.press(*"first", "enter")
-        await wait_until(pilot, lambda: screen.runtime.running and provider.requests)
-        await pilot.pause(0.2)
+        # Escape while the provider hangs, its first words shown.
+        await wait_until(
+            pilot,
+            lambda: any(
+                "thinking about it" in getattr(e, "text", "") for e in screen.transcript.entries
+            ),
+        )
         await pilot.press("escape")
         await wait_until(pilot, lambda: not screen.turn_active, timeout=3)
         assert "Turn cancelled." in [getattr(e, "text", "") for e in screen.transcript.entries]

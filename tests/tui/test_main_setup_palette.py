@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from textual.command import CommandList, CommandPalette
+
 from agent_core.config.settings import Settings
 from mewcode_tui.app import MewCodeApp
 from mewcode_tui.session_start import TuiOptions
@@ -46,6 +48,14 @@ async def test_first_run_with_a_key_saves_the_provider(project, paths, monkeypat
         assert "sk-ant-test-key" not in paths.user_settings.read_text()
 
 
+def highlighted_command(app) -> str:
+    """The text of the command palette's highlighted line ("" if none yet)."""
+    commands = app.screen.query_one(CommandList)
+    if commands.highlighted is None:
+        return ""
+    return str(commands.get_option_at_index(commands.highlighted).prompt)
+
+
 async def test_palette_lists_slash_commands_and_runs_them(make_app, project):
     runtime = FakeRuntime(project)
     app = make_app(runtime)
@@ -53,8 +63,9 @@ async def test_palette_lists_slash_commands_and_runs_them(make_app, project):
         screen = app.main_screen
         await wait_until(pilot, lambda: screen.runtime is not None)
         await pilot.press("ctrl+p")
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
         await pilot.press(*"/cost")
-        await pilot.pause(0.5)
+        # The palette searches in the background: enter runs what is highlighted once it has.
+        await wait_until(pilot, lambda: "/cost" in highlighted_command(app))
         await pilot.press("enter")
         await wait_until(pilot, lambda: "Cost this session" in str(screen.transcript.last))

@@ -55,19 +55,18 @@ async def test_scrolled_up_view_does_not_jump(make_app, project):
         await pilot.press(*"first", "enter")
         await wait_until(pilot, lambda: chat.max_scroll_y > 50 and chat.at_bottom)
         chat.scroll_to(y=5, animate=False)
-        await pilot.pause(0.1)
+        await wait_until(pilot, lambda: chat.scroll_y == 5)
         height_before = chat.max_scroll_y
         gate.set()
         await wait_until(pilot, lambda: not screen.turn_active)
-        await pilot.pause(0.1)
-        assert chat.max_scroll_y > height_before  # the new text did arrive
-        assert chat.scroll_y == 5  # but the view stayed where the user put it
+        # The new text did arrive (once laid out)...
+        await wait_until(pilot, lambda: chat.max_scroll_y > height_before)
+        assert chat.scroll_y == 5  # ...but the view stayed where the user put it
         chat.scroll_end(animate=False)  # back at the bottom: following again
-        await pilot.pause(0.1)
+        await wait_until(pilot, lambda: chat.at_bottom)
         await pilot.press(*"again", "enter")
         await wait_until(pilot, lambda: len(runtime.prompts) == 2 and not screen.turn_active)
-        await pilot.pause(0.1)
-        assert chat.at_bottom
+        await wait_until(pilot, lambda: chat.at_bottom)
 
 
 async def test_long_fast_answer_arrives_whole_in_compact_segments(make_app, project):

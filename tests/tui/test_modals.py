@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import stat
 from typing import Any
 
@@ -18,6 +17,7 @@ from mewcode_tui.screens.diff_screen import DiffScreen
 from mewcode_tui.screens.plan_approval import PlanApprovalScreen
 from mewcode_tui.screens.setup import SetupChoice, SetupScreen, apply_setup, credentials_file
 from mewcode_tui.widgets.diff_panel import DiffPanel, unified_diff_of
+from tests.tui.conftest import wait_until
 
 EDIT_DIFF = """\
 --- a/src/app.py
@@ -111,10 +111,7 @@ async def test_keys_work_once_the_guard_is_over() -> None:
     app = Host(ApprovalScreen(edit_request(), key_guard=0.2))
     async with app.run_test() as pilot:
         screen = app.screen
-        for _ in range(40):
-            if not screen.guarded:
-                break
-            await asyncio.sleep(0.05)
+        await wait_until(pilot, lambda: not screen.guarded)
         await pilot.press("y")
         await pilot.pause()
         assert app.results == [ApprovalReply("allow_once")]
