@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agent_core.errors import MewCodeError
+from agent_core.llm.catalog import PROVIDER_NAMES
+from agent_core.modes import MODES
 
 if TYPE_CHECKING:
     from mewcode_tui.session_start import StartFlags
 
 SUBCOMMANDS = ("permissions", "sandbox")
 FORMATS = ("text", "json", "stream-json")
-MODES = ("default", "acceptEdits", "plan", "bypassPermissions")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -57,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--max-turns", type=int, help="maximum model rounds for this turn")
     p.add_argument("--model")
-    p.add_argument("--provider", choices=("anthropic", "openai", "demo"))
+    p.add_argument("--provider", choices=PROVIDER_NAMES)
     p.add_argument("--demo", action="store_true", help="use the offline demo provider")
     p.add_argument(
         "-c",

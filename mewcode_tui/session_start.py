@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from agent_core.config.paths import MewcodePaths
 from agent_core.config.settings import RuleEntry, Settings
+from agent_core.llm.catalog import PROVIDERS
 
 if TYPE_CHECKING:
     from agent_core.agent.runtime import RuntimeOptions
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from agent_core.llm.base import Provider
 
 # The SDK module each provider uses, imported ahead of the first request.
-SDK_MODULES = {"anthropic": "anthropic", "openai": "openai"}
+SDK_MODULES = {name: e.sdk_module for name, e in PROVIDERS.items() if e.sdk_module}
 
 
 @dataclass(frozen=True)
@@ -144,16 +145,15 @@ async def choose_session(screen: Any) -> TuiOptions:
 
 def options_after_setup(options: TuiOptions, choice: Any) -> tuple[TuiOptions, dict[str, str]]:
     """Options and environment for a first-run ``SetupChoice`` (key in env for this run)."""
-    from agent_core.llm.factory import KEY_ENV
-
     if choice.provider == "demo":
         return replace(options, demo=True, provider_name="demo"), dict(os.environ)
     settings = options.settings
     if choice.base_url:
         settings = replace_settings(settings, base_url=choice.base_url)
     env = dict(os.environ)
-    if choice.api_key:
-        env[settings.api_key_env or KEY_ENV[choice.provider]] = choice.api_key
+    key_env = settings.api_key_env or PROVIDERS[choice.provider].key_env
+    if choice.api_key and key_env:
+        env[key_env] = choice.api_key
     updated = replace(
         options,
         provider_name=choice.provider,

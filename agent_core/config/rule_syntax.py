@@ -3,7 +3,7 @@
 Settings are read before the first frame, and importing ``agent_core.permissions``
 costs about 100 ms (the engine and the shell analyzer), so the syntax lives here
 and the engine imports it from this module. The tool names come from the one
-table in ``agent_core/tools/builtin.py``, which imports no tool module.
+table in ``agent_core/tool_table.py``, which imports nothing.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import re
 from collections.abc import Collection
 from typing import NamedTuple
 
-from agent_core.tools.builtin import BUILTIN_TOOL_NAMES
+from agent_core.tool_table import BUILTIN_TOOL_NAMES
 
 # Claude Code tools MewCode does not have. A rule naming one (settings shared with
 # Claude Code) can match no call here, so it is dropped with a warning, even a deny.

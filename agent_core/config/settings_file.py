@@ -10,7 +10,6 @@ import msgspec
 
 from agent_core.config.rule_syntax import names_missing_tool, rule_problem
 from agent_core.config.settings_model import (
-    MODES,
     RULE_KINDS,
     Limits,
     PermissionSettings,
@@ -24,6 +23,7 @@ from agent_core.config.trust import (
     stricter_mode,
 )
 from agent_core.errors import ConfigError
+from agent_core.modes import MODES
 
 # --- reading one file ------------------------------------------------------------------
 

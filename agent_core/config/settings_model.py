@@ -7,9 +7,9 @@ from typing import Any, Literal
 import msgspec
 
 from agent_core.errors import ConfigError
+from agent_core.modes import MODES as MODES  # re-exported by config.settings
+from agent_core.modes import Mode as Mode
 
-Mode = Literal["default", "acceptEdits", "plan", "bypassPermissions"]
-MODES: tuple[str, ...] = ("default", "acceptEdits", "plan", "bypassPermissions")
 RULE_KINDS = ("deny", "ask", "allow")
 CREDENTIAL_KEYS = ("base_url", "api_key_env")  # where the key goes: user settings only
 

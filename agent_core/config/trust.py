@@ -23,10 +23,9 @@ from pathlib import Path
 
 from agent_core.config.paths import MewcodePaths
 from agent_core.errors import ConfigError
+from agent_core.modes import MODE_STRICTNESS
 
 TRUSTED_PROJECTS = "trustedProjects"  # the user settings key
-# Strictest first: an untrusted project may move the mode left, never right.
-MODE_STRICTNESS: tuple[str, ...] = ("plan", "default", "acceptEdits", "bypassPermissions")
 
 
 def stricter_mode(current: str, proposed: str) -> str:

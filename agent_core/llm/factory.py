@@ -9,22 +9,24 @@ from agent_core.config.credentials import saved_api_key
 from agent_core.config.settings import Settings
 from agent_core.errors import ProviderError
 from agent_core.llm.base import Provider
+from agent_core.llm.catalog import KEYED_PROVIDERS, PROVIDER_NAMES, PROVIDERS, provider_class
 
-PROVIDERS = ("anthropic", "openai", "demo")
-DEFAULT_MODELS = {"anthropic": "claude-sonnet-4-6", "openai": "gpt-4.1", "demo": "demo"}
-KEY_ENV = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
-URL_ENV = {"anthropic": "ANTHROPIC_BASE_URL", "openai": "OPENAI_BASE_URL"}
 # Local OpenAI-compatible servers (Ollama, llama.cpp, vLLM) accept any key, but the SDK wants one.
 PLACEHOLDER_KEY = "no-key"
 
 
 def _not_configured(key_env: str | None = None) -> ProviderError:
-    keys = f"set {key_env}" if key_env else "set ANTHROPIC_API_KEY or OPENAI_API_KEY"
+    keys = f"set {key_env}" if key_env else f"set {' or '.join(_key_envs())}"
+    servers = [e.url_env for e in PROVIDERS.values() if e.keyless_servers and e.url_env]
+    compatible = f" (or {servers[0]} for a compatible server)" if servers else ""
     return ProviderError(
         "not_configured",
-        f"no API key configured: {keys} (or OPENAI_BASE_URL for a compatible server), "
-        "or try `mewcode --demo`",
+        f"no API key configured: {keys}{compatible}, or try `mewcode --demo`",
     )
+
+
+def _key_envs() -> list[str]:
+    return [key for name in KEYED_PROVIDERS if (key := PROVIDERS[name].key_env)]
 
 
 def detect_provider(settings: Settings, env: Mapping[str, str]) -> str | None:
@@ -33,15 +35,25 @@ def detect_provider(settings: Settings, env: Mapping[str, str]) -> str | None:
     if explicit:
         return explicit
     if settings.api_key_env and env.get(settings.api_key_env):
-        return "openai" if settings.base_url else "anthropic"
-    if env.get("ANTHROPIC_API_KEY"):
-        return "anthropic"
-    if env.get("OPENAI_API_KEY") or env.get("OPENAI_BASE_URL") or settings.base_url:
-        return "openai"
-    for name in ("anthropic", "openai"):
+        # A key under the user's own variable: a base URL means a compatible server.
+        return _compatible() if settings.base_url else KEYED_PROVIDERS[0]
+    for name in KEYED_PROVIDERS:
+        entry = PROVIDERS[name]
+        if entry.key_env and env.get(entry.key_env):
+            return name
+        if entry.keyless_servers and (
+            settings.base_url or (entry.url_env and env.get(entry.url_env))
+        ):
+            return name
+    for name in KEYED_PROVIDERS:
         if saved_api_key(env, name):
             return name
     return None
+
+
+def _compatible() -> str:
+    """The provider that talks to OpenAI-compatible servers at a base URL."""
+    return next(name for name, entry in PROVIDERS.items() if entry.keyless_servers)
 
 
 def make_provider(
@@ -54,37 +66,31 @@ def make_provider(
 ) -> Provider:
     """Build the named provider; raises ProviderError("not_configured") when it cannot work."""
     name = name.strip().lower()
-    if name not in PROVIDERS:
+    entry = PROVIDERS.get(name)
+    if entry is None:
         raise ProviderError(
-            "not_configured", f"unknown provider {name!r}: use anthropic, openai or demo"
+            "not_configured", f"unknown provider {name!r}: use {_spelled(PROVIDER_NAMES)}"
         )
-    if name == "demo":
-        from agent_core.llm.demo_provider import DemoProvider
-
-        return DemoProvider(cwd=cwd)
-    model = model or env.get("MEWCODE_MODEL") or DEFAULT_MODELS[name]
+    if entry.key_env is None:  # the offline demo: it only needs the project
+        return provider_class(name)(cwd=cwd)
+    model = model or env.get("MEWCODE_MODEL") or entry.default_model
     # settings.api_key_env and base_url come from the user's settings file only (never a
     # project's, see config/settings.py): where the key goes is the user's decision.
-    key_env = settings.api_key_env or KEY_ENV[name]
+    key_env = settings.api_key_env or entry.key_env
     api_key = env.get(key_env) or saved_api_key(env, name)
-    base_url = settings.base_url or env.get(URL_ENV[name]) or None
-    retries = settings.limits.retries
-    if name == "anthropic":
-        if not api_key:
-            raise _not_configured(settings.api_key_env)
-        from agent_core.llm.anthropic_provider import AnthropicProvider
-
-        return AnthropicProvider(
-            model, api_key=api_key, base_url=base_url, retries=retries, api_key_env=key_env
-        )
-    if not api_key and not base_url:
+    base_url = settings.base_url or (env.get(entry.url_env) if entry.url_env else None) or None
+    if not api_key and not (entry.keyless_servers and base_url):
         raise _not_configured(settings.api_key_env)
-    from agent_core.llm.openai_provider import OpenAIProvider
-
-    return OpenAIProvider(
+    provider: Provider = provider_class(name)(
         model,
         api_key=api_key or PLACEHOLDER_KEY,
         base_url=base_url,
-        retries=retries,
+        retries=settings.limits.retries,
         api_key_env=key_env,
     )
+    return provider
+
+
+def _spelled(names: tuple[str, ...]) -> str:
+    """Names the way a sentence lists them: "a, b or c"."""
+    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]

@@ -22,7 +22,8 @@ from agent_core.permissions.readonly import is_read_only
 from agent_core.permissions.shell_model import ParsedCommand, SimpleCommand
 from agent_core.permissions.shell_wrappers import Word, basename
 from agent_core.permissions.tree_walk import TreeTooLarge, walk_tree
-from agent_core.tools.builtin import BUILTIN_TOOLS, builtin_rule_field
+from agent_core.tool_table import BUILTIN_TOOLS
+from agent_core.tools.builtin import builtin_rule_field
 
 # Device files any command may touch without that being a file access worth judging.
 HARMLESS_DEVICES = frozenset({

@@ -8,10 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from agent_core.config.paths import MewcodePaths
-from agent_core.config.settings import MODES, RuleEntry, Settings
+from agent_core.config.settings import RuleEntry, Settings
 from agent_core.errors import MewCodeError
+from agent_core.modes import MODES
 from agent_core.permissions.engine import PermissionPolicy, PermissionRequest, decide
-from agent_core.tools.builtin import BUILTIN_TOOLS, builtin_tool_class
+from agent_core.tool_table import BUILTIN_TOOLS
+from agent_core.tools.builtin import builtin_tool_class
 
 USAGE = "usage: mewcode permissions check TOOL 'JSON INPUT' [--mode MODE]"
 

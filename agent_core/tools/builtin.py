@@ -1,44 +1,26 @@
-"""The one table of built-in tools: name -> "module:Class", in the order offered to the model.
+"""The built-in tool classes, imported on first use from the table in ``agent_core/tool_table.py``.
 
-A new tool is its own file plus one line here. Everything else is derived:
-the names rules may use (``config/rule_syntax.py`` reads ``BUILTIN_TOOL_NAMES``
-before the first frame, so nothing here imports a tool module at import time),
-the permission families and path fields (``permissions/``), the checker's
-profiles and the tool set a runtime starts with. The order is stable for
-prompt caching.
+Everything derived from what the tools declare starts here: the tool set a
+runtime starts with, the permission families, each tool's rule field.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib
 from typing import TYPE_CHECKING
+
+from agent_core.tool_table import BUILTIN_TOOL_NAMES as BUILTIN_TOOL_NAMES
+from agent_core.tool_table import BUILTIN_TOOLS
 
 if TYPE_CHECKING:
     from agent_core.tools.base import Tool
-
-BUILTIN_TOOLS: dict[str, str] = {
-    "Read": "agent_core.tools.read:ReadTool",
-    "Glob": "agent_core.tools.glob:GlobTool",
-    "Grep": "agent_core.tools.grep:GrepTool",
-    "LS": "agent_core.tools.ls:LSTool",
-    "Write": "agent_core.tools.write:WriteTool",
-    "Edit": "agent_core.tools.edit:EditTool",
-    "MultiEdit": "agent_core.tools.multiedit:MultiEditTool",
-    "Bash": "agent_core.tools.bash:BashTool",
-    "BashOutput": "agent_core.tools.shell_tools:BashOutputTool",
-    "KillShell": "agent_core.tools.shell_tools:KillShellTool",
-    "TodoWrite": "agent_core.tools.todo:TodoWriteTool",
-    "WebFetch": "agent_core.tools.webfetch:WebFetchTool",
-    "ExitPlanMode": "agent_core.tools.exit_plan:ExitPlanModeTool",
-}
-
-BUILTIN_TOOL_NAMES: tuple[str, ...] = tuple(BUILTIN_TOOLS)
 
 
 @functools.cache
 def builtin_tool_class(name: str) -> type[Tool]:
     """The class of a built-in tool, imported on first use; KeyError for any other name."""
+    import importlib  # here: the table itself is read before the first frame
+
     module, _, attr = BUILTIN_TOOLS[name].partition(":")
     cls: type[Tool] = getattr(importlib.import_module(module), attr)
     return cls

@@ -8,7 +8,7 @@ provider, model and base URL in ``MEWCODE_HOME/settings.yaml``, the API key in
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, get_args
 from urllib.parse import urlsplit
 
 import msgspec
@@ -26,26 +26,52 @@ from agent_core.config.paths import MewcodePaths
 from agent_core.config.settings import read_settings_mapping
 from agent_core.errors import ConfigError
 from agent_core.fsutil import atomic_write_text
+from agent_core.llm.catalog import KEYED_PROVIDERS, PROVIDERS
 
-Method = Literal["anthropic", "openai", "compatible", "demo"]
-METHODS: tuple[tuple[Method, str], ...] = (
-    ("anthropic", "Paste an Anthropic API key"),
-    ("openai", "Paste an OpenAI API key"),
-    ("compatible", "Use an OpenAI-compatible server (base URL + model)"),
-    ("demo", "Try the offline demo (no key, scripted answers)"),
-)
-HINTS: dict[Method, str] = {
-    "anthropic": "Get one at console.anthropic.com. Saved privately in credentials.yaml.",
-    "openai": "Get one at platform.openai.com. Saved privately in credentials.yaml.",
-    "compatible": "Any OpenAI-style chat API: Ollama, vLLM, LM Studio, OpenRouter…",
-    "demo": "A built-in scripted model drives real tools offline. Nothing is saved.",
-}
+# A way to start: a provider name from agent_core/llm/catalog.py, or COMPATIBLE.
+Method = str
+COMPATIBLE = "compatible"  # a provider's API at a base URL the user gives (Ollama, vLLM…)
+# What each way needs on the form; the screen's CSS class is "-" + the kind.
+MethodKind = Literal["key", "server", "offline"]
+
+
+class SetupMethod(msgspec.Struct, frozen=True):
+    """One option of the first-run screen."""
+
+    key: Method
+    label: str
+    hint: str
+    kind: MethodKind
+
+
+def _methods() -> tuple[SetupMethod, ...]:
+    """Paste a key for each keyed provider, a compatible server, then the offline ones."""
+    keyed = [SetupMethod(n, PROVIDERS[n].label, PROVIDERS[n].hint, "key") for n in KEYED_PROVIDERS]
+    offline = [
+        SetupMethod(n, e.label, e.hint, "offline") for n, e in PROVIDERS.items() if not e.key_env
+    ]
+    server = SetupMethod(
+        COMPATIBLE,
+        "Use an OpenAI-compatible server (base URL + model)",
+        "Any OpenAI-style chat API: Ollama, vLLM, LM Studio, OpenRouter…",
+        "server",
+    )
+    return (*keyed, server, *offline)
+
+
+METHODS: tuple[SetupMethod, ...] = _methods()
+_BY_KEY = {m.key: m for m in METHODS}
+
+
+def _server_provider() -> str:
+    """The provider that talks to compatible servers at a base URL."""
+    return next(name for name, entry in PROVIDERS.items() if entry.keyless_servers)
 
 
 class SetupChoice(msgspec.Struct, frozen=True):
     """What the user picked on the first-run screen."""
 
-    provider: Literal["anthropic", "openai", "demo"]
+    provider: str  # a name from agent_core/llm/catalog.py
     api_key: str | None = None
     base_url: str | None = None
     model: str | None = None
@@ -59,9 +85,10 @@ def credentials_file(paths: MewcodePaths) -> Path:
 def validate_choice(method: Method, api_key: str, base_url: str, model: str) -> SetupChoice:
     """Turn the form into a ``SetupChoice``; raises ConfigError with a one-line reason."""
     api_key, base_url, model = api_key.strip(), base_url.strip(), model.strip()
-    if method == "demo":
-        return SetupChoice("demo")
-    if method in ("anthropic", "openai"):
+    kind = _BY_KEY[method].kind
+    if kind == "offline":
+        return SetupChoice(method)
+    if kind == "key":
         if not api_key:
             raise ConfigError("Paste an API key first.")
         if any(ch.isspace() for ch in api_key):
@@ -74,12 +101,12 @@ def validate_choice(method: Method, api_key: str, base_url: str, model: str) -> 
         )
     if not model:
         raise ConfigError("Name the model the server should run, e.g. llama3.1")
-    return SetupChoice("openai", api_key=api_key or None, base_url=base_url, model=model)
+    return SetupChoice(_server_provider(), api_key=api_key or None, base_url=base_url, model=model)
 
 
 def apply_setup(choice: SetupChoice, paths: MewcodePaths) -> None:
     """Persist a setup choice; the demo is a trial and saves nothing."""
-    if choice.provider == "demo":
+    if not PROVIDERS[choice.provider].key_env:
         return
     settings = read_settings_mapping(paths.user_settings)
     settings["provider"] = choice.provider
@@ -113,14 +140,14 @@ class SetupScreen(Screen[SetupChoice]):
         Binding("ctrl+d", "demo", "Offline demo"),
     ]
 
-    method: var[Method] = var("anthropic")
+    method: var[Method] = var(METHODS[0].key)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="card"):
             yield Static("Welcome to MewCode", id="title")
             yield Static("No model provider is set up yet. Choose how to start:", id="intro")
-            yield OptionList(*(Option(label, id=key) for key, label in METHODS), id="methods")
-            yield Static(HINTS["anthropic"], id="hint")
+            yield OptionList(*(Option(m.label, id=m.key) for m in METHODS), id="methods")
+            yield Static(METHODS[0].hint, id="hint")
             with Vertical(id="form"):
                 with Horizontal(id="field-url", classes="field"):
                     yield Label("Base URL")
@@ -140,23 +167,24 @@ class SetupScreen(Screen[SetupChoice]):
         self.watch_method(self.method)
 
     def watch_method(self, method: Method) -> None:
-        for key, _ in METHODS:
-            self.set_class(key == method, f"-{key}")
+        chosen = _BY_KEY[method]
+        for kind in get_args(MethodKind):
+            self.set_class(kind == chosen.kind, f"-{kind}")
         if not self.is_mounted:
             return
-        self.query_one("#hint", Static).update(HINTS[method])
-        label = "API key (optional)" if method == "compatible" else "API key"
+        self.query_one("#hint", Static).update(chosen.hint)
+        label = "API key (optional)" if chosen.kind == "server" else "API key"
         self.query_one("#key-label", Label).update(label)
         self.query_one("#error", Static).update("")
 
     @on(OptionList.OptionHighlighted, "#methods")
     def _method_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        self.method = event.option.id  # type: ignore[assignment]
+        self.method = event.option.id or self.method
 
     @on(OptionList.OptionSelected, "#methods")
     def _method_selected(self, event: OptionList.OptionSelected) -> None:
-        self.method = event.option.id  # type: ignore[assignment]
-        if self.method == "demo":
+        self.method = event.option.id or self.method
+        if _BY_KEY[self.method].kind == "offline":
             self.action_submit()
         else:
             self.focus_next(Input)

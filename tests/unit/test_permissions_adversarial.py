@@ -12,7 +12,7 @@ import pytest
 from agent_core.config.settings import RuleEntry
 from agent_core.permissions import PermissionPolicy, PermissionRequest, decide
 from agent_core.permissions.check import tool_profile
-from agent_core.tools.builtin import BUILTIN_TOOLS
+from agent_core.tool_table import BUILTIN_TOOLS
 
 
 class Layout(NamedTuple):

@@ -21,7 +21,7 @@ from agent_core.permissions import (
 from agent_core.permissions.check import tool_profile
 from agent_core.permissions.rules import bash_matches, path_matches
 from agent_core.permissions.suggest import bash_rule
-from agent_core.tools.builtin import BUILTIN_TOOLS
+from agent_core.tool_table import BUILTIN_TOOLS
 
 
 @pytest.fixture
