@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,9 +16,9 @@ class MewcodePaths:
     project: Path  # the project root (cwd)
 
     @classmethod
-    def from_env(cls, project: Path, env: dict[str, str] | None = None) -> MewcodePaths:
-        env = os.environ if env is None else env
-        home = Path(env.get("MEWCODE_HOME") or Path.home() / ".mewcode").expanduser()
+    def from_env(cls, project: Path, env: Mapping[str, str] | None = None) -> MewcodePaths:
+        source = os.environ if env is None else env
+        home = Path(source.get("MEWCODE_HOME") or Path.home() / ".mewcode").expanduser()
         return cls(home=home, project=project.resolve())
 
     @property

@@ -96,7 +96,7 @@ def _date_read_only(args: list[str]) -> bool:
         if text.startswith("--"):
             if long_option(text, {"--set"}):
                 return False
-            skip = "=" not in text and long_option(text, {"--date", "--file", "--reference"})
+            skip = "=" not in text and bool(long_option(text, {"--date", "--file", "--reference"}))
             continue
         if text.startswith("-") and len(text) > 1:
             for pos, char in enumerate(text[1:]):

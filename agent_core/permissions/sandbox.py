@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from agent_core.permissions.actions import Action
@@ -9,7 +10,7 @@ from agent_core.permissions.paths import is_inside
 
 
 def sandbox_denial(
-    actions: list[Action], project_root: Path, read_dirs: list[Path] = ()
+    actions: list[Action], project_root: Path, read_dirs: Sequence[Path] = ()
 ) -> str | None:
     """The reason the first out-of-sandbox path is refused, or None when all are inside.
 

@@ -26,8 +26,8 @@ def fallback(text: str, state: ParseState, ctx: ParseContext, depth: int) -> Non
         state.doubt("the command has unbalanced quotes", risky=True)
     if any(mark in text for mark in ("$(", "`", "<(", ">(")):
         state.doubt("a command substitution could not be read with certainty", risky=True)
-        for inner in substitutions(text):
-            parse_text(inner, state, ctx.fork(upstream=()), depth + 1)
+        for substituted in substitutions(text):
+            parse_text(substituted, state, ctx.fork(upstream=()), depth + 1)
     if "<<" in text.replace("<<<", ""):
         state.doubt("a here-document could not be read with certainty", risky=True)
     part: list[str] = []

@@ -263,10 +263,10 @@ def builtin_effect(argv: list[Word]) -> BuiltinEffect | None:
                 nested.append(Nested(value, word.dynamic))
                 doubts.append(Doubt(f"alias {alias} redefines a command", word.dynamic))
     elif name == "trap" and args and args[0].text not in ("-l", "-p", "-", ""):
-        code = args[0]
-        if not re.fullmatch(r"-?\d+|SIG\w+|\w+", code.text) or len(args) > 1:
-            nested.append(Nested(code.text, code.dynamic))
-            doubts.append(Doubt(f"trap runs code later: {code.text[:80]}", code.dynamic))
+        handler = args[0]
+        if not re.fullmatch(r"-?\d+|SIG\w+|\w+", handler.text) or len(args) > 1:
+            nested.append(Nested(handler.text, handler.dynamic))
+            doubts.append(Doubt(f"trap runs code later: {handler.text[:80]}", handler.dynamic))
     elif name == "set":
         takes_name = False  # after -o (or a cluster ending in o) comes an option name
         for word in args:

@@ -416,8 +416,8 @@ def launch(name: str, view: list[Word], state: Findings) -> Nested | None:
     elif name == "tmux":
         _tmux(args, state)
     elif name == "screen":
-        if rest := _screen(args, state):
-            state.nested_argvs.append(rest)
+        if screen_argv := _screen(args, state):
+            state.nested_argvs.append(screen_argv)
     elif name in ("ssh", "autossh", "mosh"):
         _ssh(args, state)
     elif name in ("docker", "podman", "nerdctl", "kubectl", "oc", "lxc"):

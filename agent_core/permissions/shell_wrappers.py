@@ -437,13 +437,13 @@ def unwrap(assignments: list[Assignment], words: list[Word]) -> Unwrapped:
         name = basename(view[0].text)
         if name == "" or (name not in ("[", "[[") and any(c in view[0].text for c in "*?[{}")):
             state.doubt(f"the command name is a pattern: {view[0].text}", True)
-        nested = launch(name, view, state)
-        if nested is not None:
-            state.nested_texts.append(nested)
-            if nested.dynamic:
-                state.doubt(f"{name} runs a computed string: {nested.text}", True)
+        launched = launch(name, view, state)
+        if launched is not None:
+            state.nested_texts.append(launched)
+            if launched.dynamic:
+                state.doubt(f"{name} runs a computed string: {launched.text}", True)
             keeps_outer = (
-                nested.dynamic or rule_words is not view or name not in ({"eval"} | SHELLS)
+                launched.dynamic or rule_words is not view or name not in ({"eval"} | SHELLS)
             )
     if view and unknown(view[0]):
         argv = list(view)

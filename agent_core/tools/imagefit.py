@@ -55,7 +55,7 @@ def fit_image(data: bytes, media_type: str) -> FittedImage:
     from PIL import Image  # Pillow is heavy: load it only when an image needs work
 
     try:
-        img = Image.open(io.BytesIO(data))
+        img: Image.Image = Image.open(io.BytesIO(data))
         img.load()
     except Exception as exc:  # Pillow raises many types for corrupt files
         raise ImageError(f"cannot decode image: {exc}") from None

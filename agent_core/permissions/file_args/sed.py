@@ -122,11 +122,11 @@ def sed_script(script: str) -> SedScript | None:
             if i >= len(script) or script[i] in "\\\n":
                 return None
             delim = script[i]
-            end = _skip_delimited(script, i + 1, delim)
-            end = _skip_delimited(script, end, delim) if end is not None else None
-            if end is None:
+            stop = _skip_delimited(script, i + 1, delim)
+            stop = _skip_delimited(script, stop, delim) if stop is not None else None
+            if stop is None:
                 return None
-            i = end
+            i = stop
             if command == "s":
                 while i < len(script) and script[i] not in ";\n}#":
                     flag = script[i]
