@@ -2,33 +2,38 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Protocol
 
 from agent_core.messages import Message, TextBlock, ToolResultBlock
+
+
+class HistorySink(Protocol):
+    """Where every change to the history is persisted (the session file)."""
+
+    def append_message(self, message: Message, /) -> None: ...
+
+    def append_compaction(
+        self, history: list[Message], tokens_before: int, tokens_after: int, /
+    ) -> None: ...
 
 
 class Conversation:
     """An append-only list of messages; compaction replaces it wholesale."""
 
-    def __init__(
-        self,
-        messages: list[Message] | None = None,
-        on_append: Callable[[Message], None] | None = None,
-        on_replace: Callable[[list[Message]], None] | None = None,
-    ) -> None:
+    def __init__(self, messages: list[Message] | None = None, sink: HistorySink | None = None):
         self.messages: list[Message] = list(messages or [])
-        self._on_append = on_append
-        self._on_replace = on_replace
+        self._sink = sink
 
     def append(self, message: Message) -> None:
         self.messages.append(message)
-        if self._on_append:
-            self._on_append(message)
+        if self._sink is not None:
+            self._sink.append_message(message)
 
-    def replace(self, messages: list[Message]) -> None:
+    def replace(self, messages: list[Message], tokens_before: int, tokens_after: int) -> None:
+        """A compaction: ``messages`` (a summary and the recent messages) become the history."""
         self.messages = list(messages)
-        if self._on_replace:
-            self._on_replace(self.messages)
+        if self._sink is not None:
+            self._sink.append_compaction(self.messages, tokens_before, tokens_after)
 
     def close_open_ends(self, note: str) -> None:
         """Make the history valid for the next request, whatever happened.

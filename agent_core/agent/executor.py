@@ -11,14 +11,14 @@ import itertools
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from agent_core import events as ev
+from agent_core.agent.tool_catalog import ToolCatalog
 from agent_core.errors import MewCodeError
 from agent_core.messages import ToolResultBlock, ToolUseBlock
 from agent_core.tools.base import Tool, ToolContext, ToolError, ToolOutput, validate_input
-from agent_core.tools.registry import ToolRegistry
 
 log = logging.getLogger("mewcode.executor")
 PREVIEW_CHARS = 60_000  # spilled results are already bounded (SPEC §8)
@@ -45,17 +45,39 @@ class AuditSink(Protocol):
     def write(self, kind: str, **fields: Any) -> None: ...
 
 
+class ToolContexts(Protocol):
+    """Makes the context one call runs in."""
+
+    def for_call(self, call_id: str) -> ToolContext: ...
+
+
+class ResultShaper(Protocol):
+    """Bounds a result's size (an oversized one is spilled to a file, SPEC §8)."""
+
+    def apply(self, call_id: str, text: str) -> str: ...
+
+
+class ModeSwitch(Protocol):
+    """The session's permission mode: read per call, switched by an approved plan."""
+
+    @property
+    def mode(self) -> str: ...
+
+    def set_mode(self, mode: str) -> None: ...
+
+
 @dataclass
 class ExecutionEnv:
-    registry: ToolRegistry
+    """The collaborators a turn's tool calls run with."""
+
+    catalog: ToolCatalog
     gate: PermissionGate
-    emit: Callable[[Any], Awaitable[None]]
-    make_context: Callable[[str], ToolContext]
+    emit: Callable[[ev.Event], Awaitable[None]]
+    contexts: ToolContexts
+    session: ModeSwitch
     can_ask: bool = True
     audit: AuditSink | None = None
-    shape_result: Callable[[str, str], str] | None = None  # (call_id, text) -> text (spill)
-    on_plan_approved: Callable[[str], None] | None = None  # new mode
-    allowed_names: Callable[[], set[str]] = field(default=lambda: set())
+    results: ResultShaper | None = None
 
 
 def _error(call: ToolUseBlock, message: str) -> ToolResultBlock:
@@ -72,8 +94,7 @@ class ToolExecutor:
         self.denials: list[dict[str, Any]] = []
 
     def is_read_only(self, call: ToolUseBlock) -> bool:
-        tool = self.env.registry.get(call.name)
-        return bool(tool and tool.read_only and call.name != "ExitPlanMode")
+        return self.env.catalog.runs_in_batch(call.name)
 
     async def execute(self, call: ToolUseBlock, input_error: str | None = None) -> ToolResultBlock:
         result = await self._execute(call, input_error)
@@ -114,10 +135,10 @@ class ToolExecutor:
 
     async def _execute(self, call: ToolUseBlock, input_error: str | None) -> ToolResultBlock:
         env = self.env
-        tool = env.registry.get(call.name)
-        allowed = env.allowed_names()
-        if tool is None or (allowed and call.name not in allowed):
-            names = ", ".join(sorted(allowed or env.registry.names()))
+        tool = env.catalog.get(call.name)
+        allowed = env.catalog.offered_names(env.session.mode)
+        if tool is None or call.name not in allowed:
+            names = ", ".join(sorted(allowed))
             if tool is None:
                 self.unknown_calls += 1
                 message = f"unknown tool {call.name!r}; available tools: {names}"
@@ -141,7 +162,7 @@ class ToolExecutor:
             return await self._refuse(call, "invalid input", message, read_only=tool.read_only)
         await self._announce(call, summary, read_only=tool.read_only)
 
-        if call.name == "ExitPlanMode":
+        if env.catalog.is_plan_exit(tool):
             refusal = await self._approve_plan(call)
         else:
             refusal = await self._authorize(tool, call, args)
@@ -149,7 +170,7 @@ class ToolExecutor:
             return await self._finish(call, refusal, 0.0)
 
         started = time.monotonic()
-        ctx = env.make_context(call.id)
+        ctx = env.contexts.for_call(call.id)
         await env.emit(ev.Status(phase="tool", detail=summary))
         try:
             output = await tool.run(args, ctx)
@@ -165,8 +186,8 @@ class ToolExecutor:
             )
         duration = time.monotonic() - started
         content = output.content
-        if isinstance(content, str) and env.shape_result is not None:
-            shaped = env.shape_result(call.id, content)
+        if isinstance(content, str) and env.results is not None:
+            shaped = env.results.apply(call.id, content)
             if shaped != content:
                 await env.emit(
                     ev.Compaction(
@@ -252,7 +273,7 @@ class ToolExecutor:
         preview = getattr(tool, "preview", None)
         if preview is not None:
             try:
-                diff = await preview(args, self.env.make_context(call.id))
+                diff = await preview(args, self.env.contexts.for_call(call.id))
             except Exception:  # a preview is a courtesy; never fatal
                 diff = None
         ticket = ev.ApprovalTicket()
@@ -318,8 +339,7 @@ class ToolExecutor:
                 reason=f"plan approved; mode is now {mode}",
             )
         )
-        if env.on_plan_approved:
-            env.on_plan_approved(mode)
+        env.session.set_mode(mode)
         await env.emit(ev.ModeChanged(mode=mode))
         return None
 

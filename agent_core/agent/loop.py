@@ -12,6 +12,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import msgspec
 
@@ -52,6 +53,18 @@ class TurnStats:
     denials: list[dict] = field(default_factory=list)
 
 
+class RequestSource(Protocol):
+    """Builds the request of each round (compacting the history first when needed)."""
+
+    async def next_request(self) -> llm.ChatRequest: ...
+
+
+class UsageSink(Protocol):
+    """Counts each request's usage; returns the event that reports the totals."""
+
+    def record(self, usage: Usage, model: str) -> ev.UsageUpdate: ...
+
+
 class _Stop(Exception):
     def __init__(self, reason: str, error: str | None = None) -> None:
         self.reason = reason
@@ -67,20 +80,18 @@ class AgentLoop:
         provider: llm.Provider,
         conversation: Conversation,
         executor: ToolExecutor,
-        prepare_request: Callable[[], Awaitable[llm.ChatRequest]],
+        requests: RequestSource,
         emit: Callable[[ev.Event], Awaitable[None]],
         limits: LoopLimits,
-        on_usage: Callable[[Usage], Awaitable[None]] | None = None,
-        pending_context: Callable[[], list[str]] | None = None,
+        meter: UsageSink | None = None,
     ) -> None:
         self.provider = provider
         self.conversation = conversation
         self.executor = executor
-        self.prepare_request = prepare_request
+        self.requests = requests
         self.emit = emit
         self.limits = limits
-        self.on_usage = on_usage
-        self.pending_context = pending_context or (lambda: [])
+        self.meter = meter
         self.stats = TurnStats()
 
     async def run(self, turn_id: str, text: str) -> ev.TurnCompleted:
@@ -182,7 +193,7 @@ class AgentLoop:
 
     async def _stream_round(self) -> tuple[Message, dict[str, str]]:
         """Stream one answer into an assistant message; returns it and bad-JSON calls."""
-        request = await self.prepare_request()
+        request = await self.requests.next_request()
         await self.emit(ev.Status(phase="thinking"))
         content: list = []
         text_parts: list[str] = []
@@ -241,8 +252,8 @@ class AgentLoop:
         await self.emit(
             ev.AssistantMessage(content=[msgspec.to_builtins(b) for b in content], usage=usage)
         )
-        if self.on_usage:
-            await self.on_usage(usage)
+        if self.meter is not None:
+            await self.emit(self.meter.record(usage, self.provider.model))
         return message, input_errors
 
     async def _run_tools(self, calls: list[ToolUseBlock], errors: dict[str, str]) -> None:
@@ -253,7 +264,4 @@ class AgentLoop:
         results = await run_ordered(
             calls, self.executor.is_read_only, execute, self.limits.max_concurrency
         )
-        blocks: list = list(results)
-        for extra in self.pending_context():
-            blocks.append(TextBlock(extra))
-        self.conversation.append(Message(role="user", content=blocks))
+        self.conversation.append(Message(role="user", content=list(results)))

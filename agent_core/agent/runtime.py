@@ -8,12 +8,13 @@ gate, session file, context manager — and exposes a small API (see
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import os
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -23,14 +24,18 @@ from agent_core.agent.executor import ExecutionEnv, ToolExecutor
 from agent_core.agent.loop import AgentLoop, LoopLimits, TurnStats
 from agent_core.agent.permission_gate import SettingsPermissionGate
 from agent_core.agent.prompt import git_summary, system_blocks
+from agent_core.agent.request_builder import RequestBuilder, TurnFacts, recent_files
+from agent_core.agent.tool_catalog import ToolCatalog
+from agent_core.agent.tool_contexts import SessionToolContexts
+from agent_core.agent.usage_meter import UsageMeter
 from agent_core.channel import RendezvousChannel
 from agent_core.config.paths import MewcodePaths
 from agent_core.config.settings import RuleEntry, Settings
-from agent_core.context.manager import ContextManager
+from agent_core.context.manager import CompactionOutcome, ContextManager
 from agent_core.context.tokens import estimate_tokens
 from agent_core.errors import ChannelClosed, MewCodeError
-from agent_core.llm.base import ChatRequest, Provider
-from agent_core.llm.pricing import cost_usd, model_info
+from agent_core.llm.base import Provider
+from agent_core.llm.pricing import model_info
 from agent_core.memory.files import load_memory
 from agent_core.messages import Message, TextBlock, user_text
 from agent_core.sandbox.session import (
@@ -40,7 +45,7 @@ from agent_core.sandbox.session import (
 )
 from agent_core.session.audit import AuditLog
 from agent_core.session.store import SessionStore
-from agent_core.tools.base import Tool, ToolContext
+from agent_core.tools.base import FileStamp, Tool
 from agent_core.tools.registry import ToolRegistry
 from agent_core.tools.session_state import SessionToolState
 from agent_core.usage import Usage
@@ -48,6 +53,7 @@ from agent_core.usage import Usage
 if TYPE_CHECKING:
     from agent_core.agent.session_api import AgentSession
 
+Emit = Callable[[ev.Event], Awaitable[None]]
 _turn_ids = itertools.count(1)
 
 
@@ -83,9 +89,6 @@ class Runtime:
         self._mode = opts.mode
         self.load_warnings = load_warnings
         self.settings_problems = list(opts.settings.problems)
-        self.usage = Usage()
-        self.cost_usd = 0.0
-        self.context_tokens = 0
         self.last_stats = TurnStats()
         self._task: asyncio.Task | None = None
         from agent_core.sandbox import sandbox_status
@@ -99,7 +102,7 @@ class Runtime:
             tools = builtin_tools()
         else:
             tools = opts.tools
-        self.registry = ToolRegistry(tools)
+        self.catalog = ToolCatalog(ToolRegistry(tools))
         self.gate = SettingsPermissionGate(
             opts.paths,
             opts.settings,
@@ -108,7 +111,7 @@ class Runtime:
             # Spilled output is the agent's to read back (Read, Grep), and no other session's.
             readable_dirs=lambda: [Path(os.path.realpath(self.store.dir / "tool-results"))],
         )
-        self._file_stamps: dict[str, Any] = {}
+        self._file_stamps: dict[str, FileStamp] = {}
         limits = opts.settings.limits
         self._tool_state = SessionToolState(  # per-session state and limits the tools read
             bash_output_chars=limits.bash_output_chars,
@@ -155,18 +158,19 @@ class Runtime:
 
     def _attach(self, store: SessionStore, history: list[Message]) -> None:
         self.store = store
-        self.conversation = Conversation(history, on_append=store.append_message)
+        self.conversation = Conversation(history, sink=store)
         limits = self.settings.limits
         info = model_info(self.provider.model)
         self.context = ContextManager(
             limits, info.context_window, limits.max_output_tokens, store.dir
         )
+        self.meter = UsageMeter(self.context)
         self.audit = AuditLog(store.dir / "audit.jsonl")
         # Every command of this session runs inside this policy (agent_core/sandbox).
         self._tool_state.sandbox_policy = session_policy(
             self.opts.paths, self.settings, store.dir, rules=self.opts.cli_rules
         )
-        self.context_tokens = (
+        self.meter.context_tokens = (
             self.context.estimate(history, self._overhead_tokens()) if history else 0
         )
 
@@ -193,6 +197,19 @@ class Runtime:
         return self.conversation.messages
 
     @property
+    def usage(self) -> Usage:
+        return self.meter.usage
+
+    @property
+    def cost_usd(self) -> float:
+        return self.meter.cost_usd
+
+    @property
+    def context_tokens(self) -> int:
+        """How full the window is: the last request's figure, or an estimate after a change."""
+        return self.meter.context_tokens
+
+    @property
     def context_window(self) -> int:
         return model_info(self.provider.model).context_window
 
@@ -201,7 +218,7 @@ class Runtime:
         return self._task is not None and not self._task.done()
 
     def tool_names(self) -> list[str]:
-        return [t.name for t in self._offered_tools()]
+        return self.catalog.offered_names(self._mode)
 
     def mode_refusal(self, mode: str) -> MewCodeError | None:
         """Why ``mode`` may not be used here (bypass without an OS sandbox), or None."""
@@ -215,138 +232,80 @@ class Runtime:
 
     # --- turns ------------------------------------------------------------
 
-    def _offered_tools(self) -> list[Tool]:
-        if self.mode == "plan":
-            return self.registry.tools(lambda t: t.read_only or t.name == "ExitPlanMode")
-        return self.registry.tools(lambda t: t.name != "ExitPlanMode")
-
-    def _tool_context(self, emit) -> Any:
-        def make(call_id: str) -> ToolContext:
-            return ToolContext(
-                cwd=self.cwd,
-                session_dir=self.store.dir,
-                call_id=call_id,
-                emit=emit,
-                file_stamps=self._file_stamps,
-                state=self._tool_state,
-            )
-
-        return make
-
-    def _recent_files(self) -> list[Path]:
-        return [Path(p) for p in reversed(list(self._file_stamps)[-8:])]
-
     async def run_turn(
-        self, text: str, events: RendezvousChannel | None = None, *, can_ask: bool = True
+        self, text: str, events: RendezvousChannel[ev.Event] | None = None, *, can_ask: bool = True
     ) -> ev.TurnCompleted:
         """Run one user turn; events go to ``events`` (each send waits for the consumer)."""
         if self.running:
             raise RuntimeError("a turn is already running")
-
-        async def emit(event: ev.Event) -> None:
-            if events is not None:
-                await events.send(event)
-
-        limits = self.settings.limits
-        executor = ToolExecutor(
-            ExecutionEnv(
-                registry=self.registry,
-                gate=self.gate,
-                emit=emit,
-                make_context=self._tool_context(emit),
-                can_ask=can_ask,
-                audit=self.audit,
-                shape_result=self.context.ledger.apply,
-                on_plan_approved=self.set_mode,
-                allowed_names=lambda: {t.name for t in self._offered_tools()},
-            )
-        )
-        git, memory = await asyncio.gather(
-            asyncio.to_thread(git_summary, self.cwd),
-            asyncio.to_thread(load_memory, self.opts.paths.home, self.cwd),
-        )
-
-        overhead = self._overhead_tokens()
-
-        async def prepare() -> ChatRequest:
-            tools = self._offered_tools()
-            outcome = await self.context.before_round(
-                self.conversation.messages,
-                provider=self.provider,
-                tool_names=[t.name for t in tools],
-                recent_files=self._recent_files(),
-                overhead_tokens=overhead,
-            )
-            if outcome is not None and outcome.compacted:
-                self._replace_history(outcome)
-                await emit(
-                    ev.Compaction(
-                        layer="summary",
-                        tokens_before=outcome.tokens_before,
-                        tokens_after=outcome.tokens_after,
-                        note=outcome.warning or "",
-                    )
-                )
-            elif outcome is not None and outcome.warning:
-                await emit(ev.Notice(level="warning", message=outcome.warning))
-            return ChatRequest(
-                messages=list(self.conversation.messages),
-                system=system_blocks(
-                    self.cwd, self.mode, git=git, extras=[memory] if memory else []
-                ),
-                tools=self.registry.specs(lambda t: t in tools),
-                max_tokens=limits.max_output_tokens,
-            )
-
+        emit = _emitter(events)
         loop = AgentLoop(
-            provider=self.provider,
+            provider=self._provider,
             conversation=self.conversation,
-            executor=executor,
-            prepare_request=prepare,
+            executor=ToolExecutor(self._execution_env(emit, can_ask)),
+            requests=await self._request_builder(emit),
             emit=emit,
-            limits=LoopLimits(
-                self.opts.max_iterations or limits.max_iterations,
-                limits.hallucination_rounds,
-                limits.max_concurrency,
-            ),
-            on_usage=lambda usage: self._account(usage, emit),
+            limits=self._loop_limits(),
+            meter=self.meter,
         )
         self.last_stats = loop.stats
-        text = self._sized_prompt(text)
-        self._task = asyncio.create_task(loop.run(f"turn_{next(_turn_ids)}", text))
+        prompt = self._sized_prompt(text)
+        self._task = asyncio.create_task(loop.run(f"turn_{next(_turn_ids)}", prompt))
         try:
             return await asyncio.shield(self._task)
         except asyncio.CancelledError:
             # The caller itself was cancelled (app exit): stop the turn too.
             self._task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError, ChannelClosed):
                 await self._task
-            except (asyncio.CancelledError, ChannelClosed):
-                pass
             raise
+
+    def _execution_env(self, emit: Emit, can_ask: bool) -> ExecutionEnv:
+        contexts = SessionToolContexts(
+            self.cwd, self.store.dir, emit, self._file_stamps, self._tool_state
+        )
+        return ExecutionEnv(
+            catalog=self.catalog,
+            gate=self.gate,
+            emit=emit,
+            contexts=contexts,
+            session=self,
+            can_ask=can_ask,
+            audit=self.audit,
+            results=self.context.ledger,
+        )
+
+    async def _request_builder(self, emit: Emit) -> RequestBuilder:
+        git, memory = await asyncio.gather(
+            asyncio.to_thread(git_summary, self.cwd),
+            asyncio.to_thread(load_memory, self.opts.paths.home, self.cwd),
+        )
+        return RequestBuilder(
+            conversation=self.conversation,
+            context=self.context,
+            catalog=self.catalog,
+            session=self,
+            provider=self._provider,
+            cwd=self.cwd,
+            file_stamps=self._file_stamps,
+            facts=TurnFacts(git, memory, self._overhead_tokens()),
+            max_tokens=self.settings.limits.max_output_tokens,
+            emit=emit,
+        )
+
+    def _loop_limits(self) -> LoopLimits:
+        limits = self.settings.limits
+        return LoopLimits(
+            self.opts.max_iterations or limits.max_iterations,
+            limits.hallucination_rounds,
+            limits.max_concurrency,
+        )
 
     def _sized_prompt(self, text: str) -> str:
         """A prompt over the spill limit becomes a preview and a file, as a tool result does."""
         shaped = self.store.at_rest_size(user_text(text))
         block = shaped.content[0] if len(shaped.content) == 1 else None
         return block.text if isinstance(block, TextBlock) else text
-
-    async def _account(self, usage: Usage, emit) -> None:
-        self.usage = self.usage + usage
-        self.cost_usd += cost_usd(self.provider.model, usage)
-        self.context.note_usage(usage)
-        self.context_tokens = usage.prompt_tokens + usage.output_tokens
-        await emit(
-            ev.UsageUpdate(
-                input_tokens=self.usage.input_tokens,
-                output_tokens=self.usage.output_tokens,
-                cache_read_tokens=self.usage.cache_read_tokens,
-                cache_write_tokens=self.usage.cache_write_tokens,
-                cost_usd=round(self.cost_usd, 6),
-                context_tokens=self.context_tokens,
-                context_window=self.context_window,
-            )
-        )
 
     def set_mode(self, mode: str) -> None:
         """Switch the permission mode; MewCodeError when it is unknown or refused here."""
@@ -379,7 +338,7 @@ class Runtime:
             await _close_provider(old)
         info = model_info(new.model)
         self.context.resize(info.context_window, self.settings.limits.max_output_tokens)
-        self.context_tokens = self.context.estimate(self.history, self._overhead_tokens())
+        self.meter.context_tokens = self.context.estimate(self.history, self._overhead_tokens())
 
     def cancel(self) -> None:
         """Cancel the running turn; it ends with stop reason ``cancelled``."""
@@ -409,7 +368,6 @@ class Runtime:
     def _switch(self, store: SessionStore, history: list[Message], warnings: list[str]) -> None:
         self.context.close()
         self.store.close()
-        self.usage, self.cost_usd, self.context_tokens = Usage(), 0.0, 0
         self._file_stamps.clear()
         self.load_warnings = warnings
         self._attach(store, history)
@@ -417,8 +375,7 @@ class Runtime:
     def _overhead_texts(self) -> tuple[str, str]:
         """The system prompt and tool definitions as sent, for token estimates."""
         system = system_blocks(self.cwd, self.mode, git="")
-        offered = self._offered_tools()
-        tools = [msgspec.to_builtins(spec) for spec in self.registry.specs(lambda t: t in offered)]
+        tools = [msgspec.to_builtins(spec) for spec in self.catalog.specs(self.mode)]
         return "\n".join(b.text for b in system), msgspec.json.encode(tools).decode()
 
     def _overhead_tokens(self) -> int:
@@ -429,32 +386,38 @@ class Runtime:
         """Estimated tokens by category (system prompt, tools, messages...) for ``/context``."""
         return self.context.breakdown(self.history, *self._overhead_texts())
 
-    async def compact(self, instructions: str = "") -> Any:
+    async def compact(self, instructions: str = "") -> CompactionOutcome:
         """Summarise the history now (``/compact``)."""
         outcome = await self.context.compact(
             self.conversation.messages,
             provider=self.provider,
             tool_names=self.tool_names(),
-            recent_files=self._recent_files(),
+            recent_files=recent_files(self._file_stamps),
             instructions=instructions,
             overhead_tokens=self._overhead_tokens(),
         )
-        self._replace_history(outcome)
-        self.context_tokens = self.context.estimate(self.history, self._overhead_tokens())
-        return outcome
-
-    def _replace_history(self, outcome: Any) -> None:
         if outcome.compacted:
-            self.conversation.replace(outcome.new_history)
-            self.store.append_compaction(
+            self.conversation.replace(
                 outcome.new_history, outcome.tokens_before, outcome.tokens_after
             )
+        self.meter.context_tokens = self.context.estimate(self.history, self._overhead_tokens())
+        return outcome
 
     async def close(self) -> None:
         await self._tool_state.close()
         await _close_provider(self._provider)
         self.context.close()
         self.store.close()
+
+
+def _emitter(events: RendezvousChannel[ev.Event] | None) -> Emit:
+    """Send each event to ``events`` (waiting for the consumer), or nowhere."""
+
+    async def emit(event: ev.Event) -> None:
+        if events is not None:
+            await events.send(event)
+
+    return emit
 
 
 async def _close_provider(provider: Provider) -> None:

@@ -49,7 +49,7 @@ class AgentSession(Protocol):
 
     @property
     def running(self) -> bool:
-        """A turn (or a compaction) is in progress."""
+        """A turn is in progress."""
         ...
 
     @property

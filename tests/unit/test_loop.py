@@ -11,6 +11,7 @@ from agent_core import events as ev
 from agent_core.agent.conversation import Conversation
 from agent_core.agent.executor import ExecutionEnv, ToolExecutor
 from agent_core.agent.loop import AgentLoop, LoopLimits
+from agent_core.agent.tool_catalog import ToolCatalog
 from agent_core.errors import ProviderError
 from agent_core.llm.base import ChatRequest
 from agent_core.messages import Message, ToolResultBlock
@@ -32,6 +33,38 @@ def assert_valid_history(history: list[Message]) -> None:
             assert uses == results
 
 
+class ModeHolder:
+    """The session's mode as the executor sees it; records every switch."""
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+        self.switches: list[str] = []
+
+    def set_mode(self, mode: str) -> None:
+        self.switches.append(mode)
+        self.mode = mode
+
+
+class Contexts:
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+
+    def for_call(self, call_id: str) -> ToolContext:
+        return ToolContext(cwd=self.tmp, session_dir=self.tmp, call_id=call_id)
+
+
+class Requests:
+    """Every round's request: the whole conversation and the tools the mode offers."""
+
+    def __init__(self, harness: Harness) -> None:
+        self.harness = harness
+
+    async def next_request(self) -> ChatRequest:
+        h = self.harness
+        tools = h.catalog.specs(h.session.mode)
+        return ChatRequest(messages=list(h.conversation.messages), tools=tools)
+
+
 class Harness:
     def __init__(
         self,
@@ -42,30 +75,29 @@ class Harness:
         max_iterations: int = 25,
         answer: str | None = None,
         tmp: Path = Path("/tmp"),
+        mode: str = "default",
     ) -> None:
         self.provider = ScriptedProvider(steps)
         self.conversation = Conversation()
         self.events: list[ev.Event] = []
         self.answer = answer
-        registry = ToolRegistry([EchoTool(), TouchTool()])
+        self.catalog = ToolCatalog(ToolRegistry([EchoTool(), TouchTool()]))
+        self.session = ModeHolder(mode)
         self.executor = ToolExecutor(
             ExecutionEnv(
-                registry=registry,
+                catalog=self.catalog,
                 gate=gate or TableGate(),
                 emit=self.emit,
-                make_context=lambda cid: ToolContext(cwd=tmp, session_dir=tmp, call_id=cid),
+                contexts=Contexts(tmp),
+                session=self.session,
                 can_ask=can_ask,
             )
         )
-
-        async def prepare() -> ChatRequest:
-            return ChatRequest(messages=list(self.conversation.messages), tools=registry.specs())
-
         self.loop = AgentLoop(
             provider=self.provider,
             conversation=self.conversation,
             executor=self.executor,
-            prepare_request=prepare,
+            requests=Requests(self),
             emit=self.emit,
             limits=LoopLimits(max_iterations=max_iterations),
         )
@@ -256,17 +288,16 @@ async def test_exit_plan_mode_approval_switches_mode(answer: str, mode: str) -> 
 
     class ExitPlan(EchoTool):
         name = "ExitPlanMode"
+        plan_mode = "only"
 
         async def run(self, args, ctx):
             return ToolOutput(content="plan approved")
 
     steps = [Step(calls=[("p", "ExitPlanMode", {"text": "1. do it"})]), Step(text="ok")]
-    h = Harness(steps, answer=answer)
-    h.executor.env.registry.register(ExitPlan())
-    switched: list[str] = []
-    h.executor.env.on_plan_approved = switched.append
+    h = Harness(steps, answer=answer, mode="plan")
+    h.catalog.registry.register(ExitPlan())
     await h.loop.run("t1", "plan")
-    assert switched == [mode]
+    assert h.session.switches == [mode]
     assert h.of(ev.ModeChanged)[0].mode == mode
 
 
@@ -274,8 +305,7 @@ async def test_a_real_tool_the_mode_does_not_offer_is_refused_but_not_counted_as
     None
 ):
     steps = [Step(calls=[(f"t{i}", "Touch", {"text": "x"})]) for i in range(4)] + [Step(text="ok")]
-    h = Harness(steps)
-    h.executor.env.allowed_names = lambda: {"Echo"}
+    h = Harness(steps, mode="plan")  # Touch has effects: plan mode does not offer it
     done = await h.loop.run("t1", "go")
     assert done.stop_reason == "end_turn"
     result = h.conversation.messages[2].content[0]
@@ -288,12 +318,16 @@ async def test_an_unexpected_failure_still_completes_the_turn_with_a_valid_histo
     h = Harness([Step(text="first"), Step(text="second")])
     calls = {"n": 0}
 
-    def flaky_append(message) -> None:
-        calls["n"] += 1
-        if calls["n"] == 2:  # the assistant message cannot be written (disk full)
-            raise MewCodeError("session file: no space left on device")
+    class FlakySink:
+        def append_message(self, message) -> None:
+            calls["n"] += 1
+            if calls["n"] == 2:  # the assistant message cannot be written (disk full)
+                raise MewCodeError("session file: no space left on device")
 
-    h.conversation._on_append = flaky_append
+        def append_compaction(self, history, tokens_before, tokens_after) -> None:
+            raise AssertionError("no compaction in this test")
+
+    h.conversation._sink = FlakySink()
     done = await h.loop.run("t1", "go")
     assert done.stop_reason == "error" and "no space left" in done.error
     assert isinstance(h.events[-1], ev.TurnCompleted)
