@@ -38,6 +38,7 @@ from agent_core.llm.base import Provider
 from agent_core.llm.pricing import model_info
 from agent_core.memory.files import load_memory
 from agent_core.messages import Message, TextBlock, user_text
+from agent_core.modes import MODES
 from agent_core.sandbox.session import (
     UNSANDBOXED_NOTICE,
     session_policy,
@@ -309,8 +310,6 @@ class Runtime:
 
     def set_mode(self, mode: str) -> None:
         """Switch the permission mode; MewCodeError when it is unknown or refused here."""
-        from agent_core.config.settings import MODES
-
         if mode not in MODES:
             raise MewCodeError(f"unknown mode {mode!r} (one of {', '.join(MODES)})")
         if refusal := self.mode_refusal(mode):

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from agent_core.config.settings import MODES
 from agent_core.errors import MewCodeError
+from agent_core.llm.catalog import PROVIDER_NAMES
+from agent_core.modes import MODES
 from mewcode_tui.commands.registry import CommandHost, SlashCommand
-
-PROVIDERS = ("anthropic", "openai", "demo")
 
 
 async def clear(host: CommandHost, args: str) -> None:
@@ -28,7 +27,7 @@ async def model(host: CommandHost, args: str) -> None:
     prefix, sep, rest = args.strip().partition(":")
     provider_name: str | None = None
     model_name = args.strip()
-    if sep and prefix in PROVIDERS:
+    if sep and prefix in PROVIDER_NAMES:
         provider_name, model_name = prefix, rest.strip()
     try:
         await rt.switch_model(model_name, provider_name)

@@ -22,6 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Footer
 
 from agent_core.errors import MewCodeError
+from agent_core.modes import MODE_CYCLE
 from mewcode_tui.session_start import (
     TuiOptions,
     build_provider,
@@ -50,7 +51,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("mewcode.tui")
 
-MODE_CYCLE = ("default", "acceptEdits", "plan")
 RuntimeOpener = Callable[[TuiOptions, "Provider"], Awaitable["AgentSession"]]
 
 
