@@ -62,7 +62,7 @@ class TuiOptions:
         return self.provider_name is None and not self.demo
 
 
-def build_provider(options: TuiOptions, env: Mapping[str, str] | None = None) -> Any:
+def build_provider(options: TuiOptions, env: Mapping[str, str] | None = None) -> Provider:
     """Make the configured provider and warm its SDK import (blocking: run in a thread)."""
     from agent_core.llm.factory import make_provider
 

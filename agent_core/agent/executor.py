@@ -26,11 +26,22 @@ _approval_ids = itertools.count(1)
 
 
 class Verdict(Protocol):
-    decision: str
-    layer: str
-    reason: str
-    rule: str | None
-    suggested_rules: list[str]
+    """An automatic decision (layers 1-4) on one call."""
+
+    @property
+    def decision(self) -> ev.Decision: ...
+
+    @property
+    def layer(self) -> ev.Layer: ...
+
+    @property
+    def reason(self) -> str: ...
+
+    @property
+    def rule(self) -> str | None: ...
+
+    @property
+    def suggested_rules(self) -> list[str]: ...
 
 
 class PermissionGate(Protocol):
@@ -213,7 +224,9 @@ class ToolExecutor:
         """Layers 1-5; returns an error result when the call may not run."""
         env = self.env
         verdict = env.gate.decide(tool, call.input)
-        decision, layer, reason = verdict.decision, verdict.layer, verdict.reason
+        decision: ev.Decision = verdict.decision
+        layer: ev.Layer = verdict.layer
+        reason = verdict.reason
         feedback = ""
         if decision == "ask":
             if not env.can_ask:
@@ -285,7 +298,7 @@ class ToolExecutor:
                 tool=call.name,
                 input=call.input,
                 reason=verdict.reason,
-                layer=verdict.layer,  # type: ignore[arg-type]
+                layer=verdict.layer,
                 suggested_rules=list(verdict.suggested_rules),
                 diff=diff,
                 ticket=ticket,

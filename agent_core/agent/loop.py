@@ -23,6 +23,7 @@ from agent_core.agent.scheduler import run_ordered
 from agent_core.errors import ChannelClosed, MewCodeError, ProviderError
 from agent_core.llm import base as llm
 from agent_core.messages import (
+    ContentBlock,
     Message,
     RedactedThinkingBlock,
     TextBlock,
@@ -66,7 +67,7 @@ class UsageSink(Protocol):
 
 
 class _Stop(Exception):
-    def __init__(self, reason: str, error: str | None = None) -> None:
+    def __init__(self, reason: ev.StopReason, error: str | None = None) -> None:
         self.reason = reason
         self.error = error
 
@@ -95,7 +96,9 @@ class AgentLoop:
         self.stats = TurnStats()
 
     async def run(self, turn_id: str, text: str) -> ev.TurnCompleted:
-        final_text, iterations, reason, error = "", 0, "end_turn", None
+        final_text, iterations = "", 0
+        reason: ev.StopReason = "end_turn"
+        error: str | None = None
         unknown_streak = 0
         try:
             await self.emit(ev.TurnStarted(turn_id=turn_id, input=text))
@@ -143,7 +146,7 @@ class AgentLoop:
         done = ev.TurnCompleted(
             turn_id=turn_id,
             stop_reason=reason,
-            final_text=final_text,  # type: ignore[arg-type]
+            final_text=final_text,
             iterations=iterations,
             usage=self.stats.usage,
             error=error,
@@ -195,7 +198,7 @@ class AgentLoop:
         """Stream one answer into an assistant message; returns it and bad-JSON calls."""
         request = await self.requests.next_request()
         await self.emit(ev.Status(phase="thinking"))
-        content: list = []
+        content: list[ContentBlock] = []
         text_parts: list[str] = []
         input_errors: dict[str, str] = {}
         usage = Usage()
@@ -241,7 +244,7 @@ class AgentLoop:
             flush_text()
             if not completed:
                 # A cut or cancelled stream keeps the text that did arrive.
-                partial = [b for b in content if isinstance(b, TextBlock)]
+                partial: list[ContentBlock] = [b for b in content if isinstance(b, TextBlock)]
                 if partial:
                     self.conversation.append(Message(role="assistant", content=partial))
         if not content:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from agent_core.config.paths import MewcodePaths
 from mewcode_tui.commands import context_cmds, info, permissions, prompts, session
 from mewcode_tui.commands.registry import CommandRegistry, SlashCommand
 
 
-def build_registry(paths: MewcodePaths, extra: list[SlashCommand] = ()) -> CommandRegistry:
+def build_registry(paths: MewcodePaths, extra: Sequence[SlashCommand] = ()) -> CommandRegistry:
     """Built-in commands, user then project custom commands, then ``extra`` (skills).
 
     A custom command never replaces a built-in of the same name (it is listed in

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from agent_core.errors import MewCodeError
 from mewcode_tui.commands.registry import CommandHost, SlashCommand
@@ -13,9 +13,6 @@ from mewcode_tui.commands.registry import CommandHost, SlashCommand
 if TYPE_CHECKING:
     from agent_core.agent.session_api import AgentSession
     from agent_core.session.listing import SessionInfo
-    from mewcode_tui.transcript import Transcript
-    from mewcode_tui.widgets.chat_log import ChatLog
-    from mewcode_tui.widgets.status_bar import StatusBar
 
 log = logging.getLogger("mewcode.tui")
 
@@ -31,26 +28,7 @@ BAR_CELLS = 24
 _EIGHTHS = " ▏▎▍▌▋▊▉"
 
 
-class SessionHost(CommandHost, Protocol):
-    """The parts of the main screen that switching sessions and compacting touch."""
-
-    @property
-    def transcript(self) -> Transcript: ...
-
-    @property
-    def chat(self) -> ChatLog: ...
-
-    @property
-    def status(self) -> StatusBar: ...
-
-    @property
-    def busy(self) -> bool:
-        """A turn or an exclusive command (``run_exclusive``) holds the session."""
-        ...
-
-    def run_worker(
-        self, work: Coroutine[Any, Any, None], *, group: str = "default", exclusive: bool = False
-    ) -> object: ...
+SessionHost = CommandHost  # switching sessions and compacting touch the chat pane too
 
 
 def _idle_session(host: SessionHost, action: str) -> AgentSession | None:

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from agent_core.agent.session_api import AgentSession
     from agent_core.config.paths import MewcodePaths
     from agent_core.config.settings import Settings
+    from mewcode_tui.transcript import Transcript
+    from mewcode_tui.widgets.chat_log import ChatLog
+    from mewcode_tui.widgets.status_bar import StatusBar
 
 CommandKind = Literal["local", "ui", "prompt", "skill"]
 
@@ -41,6 +44,24 @@ class CommandHost(Protocol):
 
     @property
     def app(self) -> App[Any]: ...
+
+    @property
+    def transcript(self) -> Transcript: ...
+
+    @property
+    def chat(self) -> ChatLog: ...
+
+    @property
+    def status(self) -> StatusBar: ...
+
+    @property
+    def busy(self) -> bool:
+        """A turn or an exclusive command (``run_exclusive``) holds the session."""
+        ...
+
+    def run_worker(
+        self, work: Coroutine[Any, Any, None], *, group: str = "default", exclusive: bool = False
+    ) -> object: ...
 
     def say(self, text: str, level: Literal["info", "warning", "error"] = "info") -> None:
         """Show a line (or a few) in the chat pane."""

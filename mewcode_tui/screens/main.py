@@ -227,9 +227,9 @@ class MainScreen(Screen):
         try:
             if self.options.resume_id == "":  # `--resume` without an id: ask which
                 self.options = await choose_session(self)
-            provider = self.provider or await asyncio.to_thread(
-                build_provider, self.options, self._env
-            )
+            provider = self.provider
+            if provider is None:
+                provider = await asyncio.to_thread(build_provider, self.options, self._env)
             self.provider = provider
             self.warm_provider()  # the HTTP client is built while the session opens
             views_ready = self.warm_views()
@@ -398,10 +398,12 @@ class MainScreen(Screen):
         """Run one turn, consuming its events one at a time."""
         from mewcode_tui.turn_runner import consume_turn
 
+        runtime = self.runtime
+        assert runtime is not None, "turns start only once the session is open"
         self.turn_active = True
         try:
             failure = await consume_turn(
-                self.runtime, prompt, self.presenter, lambda task: setattr(self, "_turn_task", task)
+                runtime, prompt, self.presenter, lambda task: setattr(self, "_turn_task", task)
             )
             if failure is not None:
                 log.error("turn failed", exc_info=failure)
