@@ -44,9 +44,7 @@ def usage_json(usage: Usage) -> dict[str, int]:
 class HeadlessPrinter:
     """Consumes the runtime's events and writes them in the chosen format."""
 
-    def __init__(
-        self, runtime: AgentSession, output_format: str, out: TextIO, err: TextIO
-    ) -> None:
+    def __init__(self, runtime: AgentSession, output_format: str, out: TextIO, err: TextIO) -> None:
         self.rt = runtime
         self.format = output_format
         self.out = out
@@ -145,7 +143,7 @@ async def run_headless(
     out = out or sys.stdout  # resolved now: the streams may have been replaced since import
     err = err or sys.stderr
     printer = HeadlessPrinter(runtime, output_format, out, err)
-    for problem in runtime.settings_problems + runtime.load_warnings:
+    for problem in [*runtime.settings_problems, *runtime.load_warnings]:
         err.write(f"mewcode: warning: {problem}\n")
     if output_format == "stream-json":
         printer.init_line()

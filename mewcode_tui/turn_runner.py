@@ -23,6 +23,7 @@ class EventSink(Protocol):
 
     async def apply(self, event: Event) -> None: ...
 
+
 log = logging.getLogger("mewcode.tui")
 
 

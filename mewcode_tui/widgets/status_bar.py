@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
+from typing import Protocol
 
 from rich.style import Style
 from rich.text import Text
@@ -28,6 +28,55 @@ PHASE_STYLES = {
     "approval": ("phase-approval", Style(bold=True)),
 }
 BOLD = Style(bold=True)
+
+
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def model(self) -> str: ...
+
+
+class _Tokens(Protocol):
+    @property
+    def input_tokens(self) -> int: ...
+
+    @property
+    def output_tokens(self) -> int: ...
+
+    @property
+    def cache_read_tokens(self) -> int: ...
+
+
+class _Sandbox(Protocol):
+    @property
+    def available(self) -> bool: ...
+
+
+class ShownSession(Protocol):
+    """The session figures the bar shows (a widget reads them, never the runtime itself)."""
+
+    @property
+    def provider(self) -> _Named: ...
+
+    @property
+    def mode(self) -> str: ...
+
+    @property
+    def context_tokens(self) -> int: ...
+
+    @property
+    def context_window(self) -> int: ...
+
+    @property
+    def usage(self) -> _Tokens: ...
+
+    @property
+    def cost_usd(self) -> float: ...
+
+    @property
+    def sandbox(self) -> _Sandbox: ...
 
 
 def compact_number(n: int) -> str:
@@ -93,7 +142,7 @@ class StatusBar(Widget):
     cwd: reactive[str] = reactive("")
     unsandboxed: reactive[bool] = reactive(False)  # no OS sandbox on this machine
 
-    def show_runtime(self, rt: Any) -> None:
+    def show_runtime(self, rt: ShownSession) -> None:
         """Copy the session's figures (model, mode, context, usage, cost)."""
         self.model = rt.provider.model
         self.mode = rt.mode

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,7 @@ from agent_core.sandbox.status import SandboxStatus
 from agent_core.usage import Usage
 
 Send = Callable[[ev.Event], Awaitable[None]]
-Script = Callable[[Send, str], Awaitable[None]]
+Script = Callable[[Send, str], Coroutine[Any, Any, None]]
 
 
 class FakeProvider:
@@ -130,7 +130,7 @@ class FakeRuntime:
         self.prompts.append(text)
         script = self.scripts.pop(0) if self.scripts else plain_answer("ok")
         self._task = asyncio.create_task(script(events.send, text))
-        reason = "end_turn"
+        reason: ev.StopReason = "end_turn"
         try:
             await asyncio.shield(self._task)
         except asyncio.CancelledError:
