@@ -17,15 +17,11 @@ from textual.containers import VerticalScroll
 from mewcode_tui.transcript import (
     AssistantEntry,
     Entry,
-    NoticeEntry,
-    ThinkingEntry,
-    TodoEntry,
     ToolCallRecord,
-    ToolRoundEntry,
     Transcript,
-    UserEntry,
     estimated_height,
 )
+from mewcode_tui.widgets.entry_view import view_for_entry
 from mewcode_tui.widgets.tool_call_view import ToolCallLine, ToolRoundView
 
 if TYPE_CHECKING:
@@ -33,38 +29,6 @@ if TYPE_CHECKING:
 
     from mewcode_tui.widgets.assistant_view import AssistantTextView
     from mewcode_tui.widgets.entry_view import EntryView, EntryWidget
-
-
-def view_for_entry(entry: Entry) -> EntryWidget:
-    """A fresh widget showing ``entry``."""
-    from mewcode_tui.widgets.message_view import (
-        NoticeView,
-        ThinkingView,
-        TodoView,
-        UserMessageView,
-    )
-
-    match entry:
-        case UserEntry():
-            return UserMessageView(entry)
-        case AssistantEntry():
-            from mewcode_tui.widgets import assistant_view
-
-            # The class is given at construction: set_class() on a new widget runs
-            # a stylesheet update, once per segment of a fast stream.
-            classes = "-continued" if entry.continued else None
-            if entry.done:  # one widget, not one per block
-                return assistant_view.AssistantTextView(entry, classes=classes)
-            return assistant_view.AssistantMessageView(entry, classes=classes)
-        case ThinkingEntry():
-            return ThinkingView(entry)
-        case ToolRoundEntry():
-            return ToolRoundView(entry)
-        case NoticeEntry():
-            return NoticeView(entry)
-        case TodoEntry():
-            return TodoView(entry)
-    raise TypeError(f"no view for {type(entry).__name__}")
 
 
 class ChatLog(VerticalScroll, can_focus=False):
