@@ -18,7 +18,14 @@ from agent_core import events as ev
 from agent_core.agent.tool_catalog import ToolCatalog
 from agent_core.errors import MewCodeError
 from agent_core.messages import ToolResultBlock, ToolUseBlock
-from agent_core.tools.base import Tool, ToolContext, ToolError, ToolOutput, validate_input
+from agent_core.tools.base import (
+    PreviewTool,
+    Tool,
+    ToolContext,
+    ToolError,
+    ToolOutput,
+    validate_input,
+)
 
 log = logging.getLogger("mewcode.executor")
 PREVIEW_CHARS = 60_000  # spilled results are already bounded (SPEC §8)
@@ -283,10 +290,9 @@ class ToolExecutor:
         self, tool: Tool, call: ToolUseBlock, args: Any, verdict: Verdict
     ) -> tuple[str, str]:
         diff = None
-        preview = getattr(tool, "preview", None)
-        if preview is not None:
+        if isinstance(tool, PreviewTool):
             try:
-                diff = await preview(args, self.env.contexts.for_call(call.id))
+                diff = await tool.preview(args, self.env.contexts.for_call(call.id))
             except Exception:  # a preview is a courtesy; never fatal
                 diff = None
         ticket = ev.ApprovalTicket()

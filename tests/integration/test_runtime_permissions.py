@@ -136,3 +136,17 @@ async def test_always_allow_with_a_broken_local_settings_file_loses_nothing(path
     notices = [e.message for e in seen if isinstance(e, ev.Notice)]
     assert any("rule not saved" in n and "settings.local.yaml" in n for n in notices)
     assert paths.local_settings.read_text() == "model: [unclosed\n"
+
+
+async def test_an_edit_waiting_for_approval_carries_its_diff_and_a_denial_changes_nothing(
+    paths, project
+) -> None:
+    (project / "a.py").write_text("x = 1\n")
+    edit = {"file_path": "a.py", "old_string": "x = 1", "new_string": "x = 2"}
+    steps = [Step(calls=[("e1", "Read", {"file_path": "a.py"}), ("e0", "Glob", {"pattern": "*"})])]
+    steps += [Step(calls=[("e2", "Edit", edit)]), Step(text="ok")]
+    _, seen = await turn(paths, project, steps, "deny")
+    ask = next(e for e in seen if isinstance(e, ev.ApprovalRequested))
+    assert ask.kind == "tool" and ask.tool == "Edit"
+    assert ask.diff is not None and "-x = 1" in ask.diff and "+x = 2" in ask.diff
+    assert (project / "a.py").read_text() == "x = 1\n"
