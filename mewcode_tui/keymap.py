@@ -43,15 +43,21 @@ def binding_groups() -> list[tuple[str, list[Binding]]]:
     from mewcode_tui.screens.main import MainScreen
     from mewcode_tui.screens.plan_approval import PlanApprovalScreen
     from mewcode_tui.screens.resume import ResumeScreen, SessionList
+    from mewcode_tui.screens.setup import SetupScreen
     from mewcode_tui.screens.trust import TrustScreen
+    from mewcode_tui.widgets.message_view import ThinkingView
+    from mewcode_tui.widgets.tool_call_view import ToolCallLine
 
     places: list[tuple[str, list[Any]]] = [
         ("Chat", [MainScreen]),
+        ("Tool call (Tab from the prompt)", [ToolCallLine]),
+        ("Thinking block", [ThinkingView]),
         ("Approval dialog", [ApprovalScreen]),
         ("Plan dialog", [PlanApprovalScreen]),
         ("Trust dialog", [TrustScreen]),
         ("Diff viewer", [DiffScreen]),
         ("Resume list", [SessionList, ResumeScreen]),
+        ("First-run setup", [SetupScreen]),
     ]
     return [
         (

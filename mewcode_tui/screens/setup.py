@@ -136,8 +136,8 @@ class SetupScreen(Screen[SetupChoice]):
     CSS_PATH = "setup.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "submit", "Continue"),
-        Binding("ctrl+d", "demo", "Offline demo"),
+        Binding("ctrl+s", "submit", "Continue", id="mewcode.setup.submit"),
+        Binding("ctrl+d", "demo", "Offline demo", id="mewcode.setup.demo"),
     ]
 
     method: var[Method] = var(METHODS[0].key)

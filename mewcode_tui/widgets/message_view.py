@@ -30,8 +30,16 @@ class ThinkingView(Static, can_focus=True):
     """Model reasoning: dimmed, collapsed to one line until opened."""
 
     BINDINGS = [
-        Binding("enter,right", "set_expanded(True)", "Expand", show=False),
-        Binding("left", "set_expanded(False)", "Collapse", show=False),
+        Binding(
+            "enter,right",
+            "set_expanded(True)",
+            "Expand",
+            show=False,
+            id="mewcode.thinking.expand",
+        ),
+        Binding(
+            "left", "set_expanded(False)", "Collapse", show=False, id="mewcode.thinking.collapse"
+        ),
     ]
     expanded: var[bool] = var(False, toggle_class="-expanded")
 

@@ -93,12 +93,12 @@ class ToolCallLine(Static, can_focus=True):
     """One tool call, collapsed to a single line; focusable for the keyboard tree."""
 
     BINDINGS = [
-        Binding("up", "move(-1)", "Previous call", show=False),
-        Binding("down", "move(1)", "Next call", show=False),
-        Binding("right,enter", "set_expanded(True)", "Expand"),
-        Binding("left", "set_expanded(False)", "Collapse"),
-        Binding("d", "open_diff", "Full diff"),
-        Binding("escape", "leave", "Back to input"),
+        Binding("up", "move(-1)", "Previous call", show=False, id="mewcode.call.previous"),
+        Binding("down", "move(1)", "Next call", show=False, id="mewcode.call.next"),
+        Binding("right,enter", "set_expanded(True)", "Expand", id="mewcode.call.expand"),
+        Binding("left", "set_expanded(False)", "Collapse", id="mewcode.call.collapse"),
+        Binding("d", "open_diff", "Full diff", id="mewcode.call.diff"),
+        Binding("escape", "leave", "Back to input", id="mewcode.call.leave"),
     ]
 
     class Move(Message):

@@ -89,6 +89,32 @@ async def test_a_dialog_shows_and_answers_to_its_remapped_key(paths, project):
         assert [r.answer for r in runtime.replies] == ["allow_once"]
 
 
+def test_every_binding_of_every_screen_and_widget_is_remappable() -> None:
+    # A binding without an id, or on a screen binding_groups() leaves out, cannot be remapped
+    # and is missing from /help.
+    import importlib
+    import inspect
+    import pkgutil
+
+    from textual.binding import Binding
+
+    import mewcode_tui.screens
+    import mewcode_tui.widgets
+
+    listed = {b.id for _, bindings in binding_groups() for b in bindings}
+    missing = []
+    for package in (mewcode_tui.screens, mewcode_tui.widgets):
+        for info in pkgutil.iter_modules(package.__path__):
+            module = importlib.import_module(f"{package.__name__}.{info.name}")
+            for _, cls in inspect.getmembers(module, inspect.isclass):
+                if cls.__module__ != module.__name__:
+                    continue
+                for binding in cls.__dict__.get("BINDINGS", []):
+                    if isinstance(binding, Binding) and binding.id not in listed:
+                        missing.append(f"{cls.__name__}: {binding.key} ({binding.id})")
+    assert not missing
+
+
 def test_every_binding_has_a_unique_id_under_the_mewcode_prefix() -> None:
     ids = [b.id for _, bindings in binding_groups() for b in bindings]
     assert len(ids) == len(set(ids)) and all(i.startswith("mewcode.") for i in ids)
