@@ -111,8 +111,7 @@ async def switch_session(host: SessionHost, session_id: str) -> None:
 
     restored = transcript_from_history(rt.history)
     host.transcript.clear()
-    host.transcript.entries.extend(restored.entries)
-    host.transcript.calls.update(restored.calls)
+    host.transcript.prepend(restored)
     await host.chat.reload()
     _show_context_estimate(host, rt)
     host.say(f"Resumed session {rt.session_id} ({len(rt.history)} messages).")

@@ -254,8 +254,7 @@ class MainScreen(Screen):
         self.refresh_status()
         if runtime.history:
             restored = transcript_from_history(runtime.history)
-            self.transcript.entries[:0] = restored.entries
-            self.transcript.calls.update(restored.calls)
+            self.transcript.prepend(restored)
             await self.chat.reload()
             self.say(f"Resumed session {runtime.session_id} ({len(runtime.history)} messages).")
         else:
