@@ -7,14 +7,14 @@ except cancellation.
 
 from __future__ import annotations
 
-import itertools
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
 
 from agent_core import events as ev
+from agent_core.agent.approvals import PendingApprovals
 from agent_core.agent.tool_catalog import ToolCatalog
 from agent_core.errors import MewCodeError
 from agent_core.messages import ToolResultBlock, ToolUseBlock
@@ -29,7 +29,6 @@ from agent_core.tools.base import (
 
 log = logging.getLogger("mewcode.executor")
 PREVIEW_CHARS = 60_000  # spilled results are already bounded (SPEC §8)
-_approval_ids = itertools.count(1)
 
 
 class Verdict(Protocol):
@@ -96,6 +95,7 @@ class ExecutionEnv:
     can_ask: bool = True
     audit: AuditSink | None = None
     results: ResultShaper | None = None
+    approvals: PendingApprovals = field(default_factory=PendingApprovals)
 
 
 def _error(call: ToolUseBlock, message: str) -> ToolResultBlock:
@@ -295,23 +295,48 @@ class ToolExecutor:
                 diff = await tool.preview(args, self.env.contexts.for_call(call.id))
             except Exception:  # a preview is a courtesy; never fatal
                 diff = None
-        ticket = ev.ApprovalTicket()
-        await self.env.emit(ev.Status(phase="approval", detail=call.name))
-        await self.env.emit(
-            ev.ApprovalRequested(
-                approval_id=f"appr_{next(_approval_ids)}",
-                call_id=call.id,
-                tool=call.name,
-                input=call.input,
-                reason=verdict.reason,
-                layer=verdict.layer,
-                suggested_rules=list(verdict.suggested_rules),
-                diff=diff,
-                ticket=ticket,
-            )
+        reply = await self._wait_for_human(
+            call,
+            call.name,
+            reason=verdict.reason,
+            layer=verdict.layer,
+            suggested_rules=list(verdict.suggested_rules),
+            diff=diff,
         )
-        reply = await ticket.wait()
         return reply.answer, reply.feedback
+
+    async def _wait_for_human(
+        self,
+        call: ToolUseBlock,
+        detail: str,
+        *,
+        reason: str,
+        layer: ev.Layer,
+        suggested_rules: list[str],
+        diff: str | None = None,
+        kind: Literal["tool", "plan"] = "tool",
+    ) -> ev.ApprovalReply:
+        """Ask the front end about ``call`` and wait for the answer (by ticket or by id)."""
+        approval_id, ticket = self.env.approvals.open()
+        try:
+            await self.env.emit(ev.Status(phase="approval", detail=detail))
+            await self.env.emit(
+                ev.ApprovalRequested(
+                    approval_id=approval_id,
+                    call_id=call.id,
+                    tool=call.name,
+                    input=call.input,
+                    reason=reason,
+                    layer=layer,
+                    suggested_rules=suggested_rules,
+                    diff=diff,
+                    kind=kind,
+                    ticket=ticket,
+                )
+            )
+            return await ticket.wait()
+        finally:
+            self.env.approvals.close(approval_id)
 
     async def _approve_plan(self, call: ToolUseBlock) -> ToolResultBlock | None:
         env = self.env
@@ -321,23 +346,14 @@ class ToolExecutor:
                 "No one can approve a plan in this non-interactive run: "
                 "stop here and give the plan as your final answer.",
             )
-        ticket = ev.ApprovalTicket()
-        await env.emit(ev.Status(phase="approval", detail="plan"))
-        await env.emit(
-            ev.ApprovalRequested(
-                approval_id=f"appr_{next(_approval_ids)}",
-                call_id=call.id,
-                tool=call.name,
-                input=call.input,
-                reason="approve this plan to leave plan mode",
-                layer="mode",
-                suggested_rules=[],
-                diff=None,
-                kind="plan",
-                ticket=ticket,
-            )
+        reply = await self._wait_for_human(
+            call,
+            "plan",
+            reason="approve this plan to leave plan mode",
+            layer="mode",
+            suggested_rules=[],
+            kind="plan",
         )
-        reply = await ticket.wait()
         if reply.answer == "deny":
             note = f" Their feedback: {reply.feedback}" if reply.feedback else ""
             await env.emit(

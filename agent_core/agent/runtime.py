@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from agent_core import events as ev
+from agent_core.agent.approvals import PendingApprovals
 from agent_core.agent.conversation import Conversation
 from agent_core.agent.executor import ExecutionEnv, ToolExecutor
 from agent_core.agent.loop import AgentLoop, LoopLimits, TurnStats
@@ -92,6 +93,7 @@ class Runtime:
         self.settings_problems = list(opts.settings.problems)
         self.last_stats = TurnStats()
         self._task: asyncio.Task | None = None
+        self.approvals = PendingApprovals()  # requests waiting for a human, by id
         from agent_core.sandbox import sandbox_status
 
         self.sandbox = sandbox_status()  # the OS boundary commands run in (probed once)
@@ -274,6 +276,7 @@ class Runtime:
             can_ask=can_ask,
             audit=self.audit,
             results=self.context.ledger,
+            approvals=self.approvals,
         )
 
     async def _request_builder(self, emit: Emit) -> RequestBuilder:
@@ -338,6 +341,10 @@ class Runtime:
         info = model_info(new.model)
         self.context.resize(info.context_window, self.settings.limits.max_output_tokens)
         self.meter.context_tokens = self.context.estimate(self.history, self._overhead_tokens())
+
+    def answer_approval(self, approval_id: str, reply: ev.ApprovalReply) -> bool:
+        """Answer a waiting approval request; False when none waits under that id."""
+        return self.approvals.answer(approval_id, reply)
 
     def cancel(self) -> None:
         """Cancel the running turn; it ends with stop reason ``cancelled``."""

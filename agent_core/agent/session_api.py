@@ -92,6 +92,11 @@ class AgentSession(Protocol):
         """Run one user turn; approvals arrive as ``ApprovalRequested`` events with a ticket."""
         ...
 
+    def answer_approval(self, approval_id: str, reply: ev.ApprovalReply) -> bool:
+        """Answer the ``ApprovalRequested`` with this id; False when none waits under it
+        (already answered, or its turn ended)."""
+        ...
+
     def cancel(self) -> None: ...
 
     # --- mode, model, rules -----------------------------------------------------------

@@ -385,8 +385,8 @@ class MainScreen(Screen):
 
         def answered(reply: ApprovalReply | None) -> None:
             reply = reply or ApprovalReply("deny")
-            if event.ticket is not None:
-                event.ticket.answer(reply.answer, reply.feedback)
+            if self.runtime is None or not self.runtime.answer_approval(event.approval_id, reply):
+                log.warning("approval %s was no longer waiting", event.approval_id)
 
         self.app.push_screen(screen, answered)
 

@@ -150,3 +150,33 @@ async def test_an_edit_waiting_for_approval_carries_its_diff_and_a_denial_change
     assert ask.kind == "tool" and ask.tool == "Edit"
     assert ask.diff is not None and "-x = 1" in ask.diff and "+x = 2" in ask.diff
     assert (project / "a.py").read_text() == "x = 1\n"
+
+
+async def test_an_approval_is_answered_by_id_through_the_session(paths, project) -> None:
+    # A front end the event reached as JSON (no ticket object) answers by approval id.
+    provider = ScriptedProvider([bash("b1", "touch by-id.txt"), Step(text="ok")])
+    runtime = await Runtime.open(
+        RuntimeOptions(cwd=project, paths=paths, settings=load_settings(paths), provider=provider)
+    )
+    channel: RendezvousChannel = RendezvousChannel()
+    answers: list[bool] = []
+
+    async def consume() -> None:
+        async for event in channel:
+            if isinstance(event, ev.ApprovalRequested):
+                assert runtime.approvals.waiting() == [event.approval_id]
+                assert not runtime.answer_approval("appr_unknown", ev.ApprovalReply("deny"))
+                reply = ev.ApprovalReply("allow_once")
+                answers.append(runtime.answer_approval(event.approval_id, reply))
+                answers.append(runtime.answer_approval(event.approval_id, reply))
+            if isinstance(event, ev.TurnCompleted):
+                return
+
+    consumer = asyncio.create_task(consume())
+    done = await runtime.run_turn("go", channel)
+    await consumer
+    await runtime.close()
+    assert done.stop_reason == "end_turn"
+    assert answers == [True, False]  # the first answer wins; a second finds nothing waiting
+    assert (project / "by-id.txt").exists()
+    assert runtime.approvals.waiting() == []

@@ -70,6 +70,7 @@ class FakeRuntime:
         self.sandbox = SandboxStatus("bubblewrap", True)
         self.last_stats = TurnStats()
         self.compactions: list[str] = []
+        self.waiting: dict[str, ev.ApprovalTicket] = {}
         self._task: asyncio.Task | None = None
 
     @property
@@ -118,10 +119,21 @@ class FakeRuntime:
         """Send an approval request and block until the UI answers its ticket."""
         ticket = ev.ApprovalTicket()
         request.ticket = ticket
-        await send(request)
-        reply = await ticket.wait()
+        self.waiting[request.approval_id] = ticket
+        try:
+            await send(request)
+            reply = await ticket.wait()
+        finally:
+            self.waiting.pop(request.approval_id, None)
         self.replies.append(reply)
         return reply
+
+    def answer_approval(self, approval_id: str, reply: ev.ApprovalReply) -> bool:
+        ticket = self.waiting.get(approval_id)
+        if ticket is None or ticket.answered:
+            return False
+        ticket.answer(reply.answer, reply.feedback)
+        return True
 
     async def run_turn(
         self, text: str, events: RendezvousChannel[ev.Event] | None = None, *, can_ask: bool = True
