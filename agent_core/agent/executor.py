@@ -9,19 +9,15 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 from agent_core import events as ev
-from agent_core.agent.approvals import PendingApprovals
-from agent_core.agent.tool_catalog import ToolCatalog
+from agent_core.agent.execution_env import ExecutionEnv, Verdict
 from agent_core.errors import MewCodeError
 from agent_core.messages import ToolResultBlock, ToolUseBlock
 from agent_core.tools.base import (
     PreviewTool,
     Tool,
-    ToolContext,
     ToolError,
     ToolOutput,
     validate_input,
@@ -29,73 +25,6 @@ from agent_core.tools.base import (
 
 log = logging.getLogger("mewcode.executor")
 PREVIEW_CHARS = 60_000  # spilled results are already bounded (SPEC §8)
-
-
-class Verdict(Protocol):
-    """An automatic decision (layers 1-4) on one call."""
-
-    @property
-    def decision(self) -> ev.Decision: ...
-
-    @property
-    def layer(self) -> ev.Layer: ...
-
-    @property
-    def reason(self) -> str: ...
-
-    @property
-    def rule(self) -> str | None: ...
-
-    @property
-    def suggested_rules(self) -> list[str]: ...
-
-
-class PermissionGate(Protocol):
-    """Decides a call (layers 1-4) and remembers what the human granted."""
-
-    def decide(self, tool: Tool, args_raw: dict[str, Any]) -> Verdict: ...
-    def grant_session(self, rules: list[str]) -> None: ...
-    def grant_always(self, rules: list[str]) -> None: ...
-
-
-class AuditSink(Protocol):
-    def write(self, kind: str, **fields: Any) -> None: ...
-
-
-class ToolContexts(Protocol):
-    """Makes the context one call runs in."""
-
-    def for_call(self, call_id: str) -> ToolContext: ...
-
-
-class ResultShaper(Protocol):
-    """Bounds a result's size (an oversized one is spilled to a file, SPEC §8)."""
-
-    def apply(self, call_id: str, text: str) -> str: ...
-
-
-class ModeSwitch(Protocol):
-    """The session's permission mode: read per call, switched by an approved plan."""
-
-    @property
-    def mode(self) -> str: ...
-
-    def set_mode(self, mode: str) -> None: ...
-
-
-@dataclass
-class ExecutionEnv:
-    """The collaborators a turn's tool calls run with."""
-
-    catalog: ToolCatalog
-    gate: PermissionGate
-    emit: Callable[[ev.Event], Awaitable[None]]
-    contexts: ToolContexts
-    session: ModeSwitch
-    can_ask: bool = True
-    audit: AuditSink | None = None
-    results: ResultShaper | None = None
-    approvals: PendingApprovals = field(default_factory=PendingApprovals)
 
 
 def _error(call: ToolUseBlock, message: str) -> ToolResultBlock:

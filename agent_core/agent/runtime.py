@@ -21,7 +21,8 @@ import msgspec
 from agent_core import events as ev
 from agent_core.agent.approvals import PendingApprovals
 from agent_core.agent.conversation import Conversation
-from agent_core.agent.executor import ExecutionEnv, ToolExecutor
+from agent_core.agent.execution_env import ExecutionEnv
+from agent_core.agent.executor import ToolExecutor
 from agent_core.agent.loop import AgentLoop, LoopLimits, TurnStats
 from agent_core.agent.permission_gate import SettingsPermissionGate
 from agent_core.agent.prompt import git_summary, system_blocks

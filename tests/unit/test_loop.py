@@ -9,7 +9,8 @@ import pytest
 
 from agent_core import events as ev
 from agent_core.agent.conversation import Conversation
-from agent_core.agent.executor import ExecutionEnv, ToolExecutor
+from agent_core.agent.execution_env import ExecutionEnv
+from agent_core.agent.executor import ToolExecutor
 from agent_core.agent.loop import AgentLoop, LoopLimits
 from agent_core.agent.tool_catalog import ToolCatalog
 from agent_core.errors import ProviderError
