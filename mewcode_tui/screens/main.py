@@ -401,9 +401,7 @@ class MainScreen(Screen):
         assert runtime is not None, "turns start only once the session is open"
         self.turn_active = True
         try:
-            failure = await consume_turn(
-                runtime, prompt, self.presenter, lambda task: setattr(self, "_turn_task", task)
-            )
+            failure = await consume_turn(runtime, prompt, self.presenter, self._keep_turn_task)
             if failure is not None:
                 log.error("turn failed", exc_info=failure)
                 self.turn_clock(False)
@@ -414,6 +412,9 @@ class MainScreen(Screen):
             self.turn_active = False
             self.refresh_status()
         self._next_turn()
+
+    def _keep_turn_task(self, task: asyncio.Task[Any]) -> None:
+        self._turn_task = task  # Esc cancels it if the runtime has not started the turn yet
 
     def action_cancel_turn(self) -> None:
         if not self.turn_active:
