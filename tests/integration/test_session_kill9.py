@@ -87,5 +87,8 @@ def test_acknowledged_records_survive_sigkill(paths):
     assert positions == sorted(positions)
     assert history_problems(loaded.messages) == []
     assert loaded.meta is not None
-    assert all("(skipped)" in w or "note" in w or "not run" in w for w in loaded.warnings)
+    unexpected = [
+        w for w in loaded.warnings if not ("(skipped)" in w or "note" in w or "not run" in w)
+    ]
+    assert unexpected == []  # named in the failure: a rare kill point once gave another warning
     assert elapsed < 30  # generous; typically well under 10 s
