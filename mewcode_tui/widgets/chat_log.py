@@ -99,13 +99,25 @@ class ChatLog(VerticalScroll, can_focus=False):
         self._views[id(entry)] = widget
         return widget
 
-    async def append(self, entry: Entry) -> EntryWidget:
-        """Mount the view of an entry just added to the transcript."""
+    async def append(self, entry: Entry) -> None:
+        """Mount the view of an entry just added to the transcript, in its place.
+
+        The append may have waited in a worker (a notice): meanwhile a burst or a
+        reload may have mounted the entry already, or left it above the window, and
+        later entries may be mounted below it. It is shown once, in transcript order.
+        """
+        if id(entry) in self._views:
+            return
+        entries = self.transcript.entries
+        index = next((i for i in range(len(entries) - 1, -1, -1) if entries[i] is entry), None)
+        if index is None or index < self.first_mounted:
+            return  # gone (/clear), or above the window: mounted when scrolled back to
+        later = (self._views.get(id(e)) for e in entries[index + 1 :])
+        below = next((view for view in later if view is not None), None)
         widget = self._make(entry)
-        await self.mount(widget)
+        await self.mount(widget, before=below) if below is not None else await self.mount(widget)
         if self.following:
             self._prune()
-        return widget
 
     async def append_all(self, entries: Sequence[Entry]) -> bool:
         """Mount the views of several entries just added, in one go.

@@ -164,3 +164,41 @@ async def test_an_answer_that_arrives_whole_is_shown_in_segments(make_app, proje
         assert len(answers) > 10 and "".join(e.text for e in answers) == text
         assert mounted_entries(chat) == screen.transcript.entries[chat.first_mounted :]
         await wait_until(pilot, lambda: chat.at_bottom)
+
+
+async def test_a_notice_whose_append_waits_while_a_burst_restarts_the_window_shows_once(
+    make_app, project
+):
+    # say() adds a notice to the transcript at once and mounts its view from a worker: a
+    # burst that restarts the window in between mounts it already, in its place.
+    runtime = FakeRuntime(project)
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await session_started(pilot, app)
+        chat = screen.chat
+        from mewcode_tui.transcript import NoticeEntry, answer_entries
+
+        notice = screen.transcript.add(NoticeEntry("info", "typed while streaming"))
+        burst = [screen.transcript.add(e) for e in answer_entries(markdown_answer(60_000))]
+        assert await chat.append_all(burst)  # the window restarted at the burst's tail
+        await chat.append(notice)  # the notice's worker runs late
+        await wait_until(pilot, lambda: window_mounted(chat))
+        views = [child for child in chat.children if child.entry is notice]
+        assert len(views) <= 1
+        assert mounted_entries(chat) == screen.transcript.entries[chat.first_mounted :]
+
+
+async def test_a_late_notice_is_mounted_in_its_place_not_below_later_entries(make_app, project):
+    runtime = FakeRuntime(project)
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await session_started(pilot, app)
+        chat = screen.chat
+        from mewcode_tui.transcript import NoticeEntry, UserEntry
+
+        notice = screen.transcript.add(NoticeEntry("warning", "said before the prompt"))
+        await chat.append(screen.transcript.add(UserEntry("a prompt typed right after")))
+        await chat.append(notice)  # its worker ran after the prompt's view was mounted
+        assert mounted_entries(chat) == screen.transcript.entries[chat.first_mounted :]
+        await chat.append(notice)  # a second append changes nothing
+        assert [c for c in chat.children if c.entry is notice] == [chat.children[-2]]
