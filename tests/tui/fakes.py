@@ -182,17 +182,33 @@ def plain_answer(text: str, chunk: int = 4) -> Script:
     return script
 
 
-def paced_answer(pieces: list[str], pause: float = 0.15) -> Script:
-    """A turn that streams ``pieces`` with a pause after each, so each reaches the view alone."""
+def paced_answer(pieces: list[str], shown: Callable[[], str], timeout: float = 10.0) -> Script:
+    """A turn that streams ``pieces`` one at a time: each is sent once ``shown()`` (the
+    answer text on screen) holds everything before it, so each reaches the view alone."""
 
     async def script(send: Send, prompt: str) -> None:
         await send(ev.TurnStarted(turn_id="t", input=prompt))
+        sent = ""
         for piece in pieces:
             await send(ev.MessageDelta(text=piece))
-            await asyncio.sleep(pause)
+            sent += piece
+            async with asyncio.timeout(timeout):
+                while shown() != sent:  # a condition, not a pause: holds under load too
+                    await asyncio.sleep(0.01)
         await send(ev.AssistantMessage(content=[], usage=Usage()))
 
     return script
+
+
+def shown_answer(app: Any) -> Callable[[], str]:
+    """The assistant text the app's chat has written so far (for ``paced_answer``)."""
+    from mewcode_tui.transcript import AssistantEntry
+
+    def text() -> str:
+        entries = app.main_screen.transcript.entries
+        return "".join(e.text for e in entries if isinstance(e, AssistantEntry))
+
+    return text
 
 
 def tool_call(call_id: str, tool: str, summary: str, **inp: Any) -> ev.ToolCall:

@@ -8,7 +8,7 @@ from agent_core import events as ev
 from mewcode_tui.widgets.assistant_view import AssistantMessageView
 from mewcode_tui.widgets.message_view import UserMessageView
 from tests.tui.conftest import run_one_turn, wait_until
-from tests.tui.fakes import FakeRuntime, paced_answer, plain_answer
+from tests.tui.fakes import FakeRuntime, paced_answer, plain_answer, shown_answer
 
 ANSWER = "# Result\n\nHere is `code`:\n\n```python\nprint('hi')\n```\n\nDone, **bold** end."
 
@@ -99,8 +99,9 @@ async def test_table_split_across_flushes_renders_as_a_table(make_app, project):
         "-|---|\n| one | here |\n",
         "| two | there |\n\nDone.\n",
     ]
-    runtime = FakeRuntime(project, [paced_answer(pieces)])
+    runtime = FakeRuntime(project)
     app = make_app(runtime)
+    runtime.scripts.append(paced_answer(pieces, shown_answer(app)))
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await run_one_turn(pilot, app, runtime)
         view = screen.query_one(AssistantMessageView)
@@ -124,8 +125,9 @@ async def test_a_fence_whose_language_has_not_arrived_is_never_guessed(
 
     monkeypatch.setattr(pygments.lexers, "guess_lexer", guess_lexer)
     pieces = ["Run this:\n\n```", "\nmake test\n", "```\n\nThen:\n\n```", "python\nprint(1)\n```\n"]
-    runtime = FakeRuntime(project, [paced_answer(pieces)])
+    runtime = FakeRuntime(project)
     app = make_app(runtime)
+    runtime.scripts.append(paced_answer(pieces, shown_answer(app)))
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await run_one_turn(pilot, app, runtime)
         fences = list(screen.query_one(AssistantMessageView).query("MarkdownFence"))
