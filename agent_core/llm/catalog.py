@@ -17,6 +17,7 @@ class ProviderEntry(msgspec.Struct, frozen=True):
     """One provider: its class, default model, environment variables and setup texts."""
 
     provider_class: str  # "module:Class", imported when the provider is built
+    title: str  # the vendor's name in messages ("no API key configured for OpenAI")
     default_model: str  # must have an entry in llm/pricing.py (a test checks)
     label: str  # the first-run screen's option
     hint: str  # shown under the options when this one is highlighted
@@ -28,6 +29,7 @@ class ProviderEntry(msgspec.Struct, frozen=True):
 
 PROVIDERS: dict[str, ProviderEntry] = {
     "anthropic": ProviderEntry(
+        title="Anthropic",
         provider_class="agent_core.llm.anthropic_provider:AnthropicProvider",
         default_model="claude-sonnet-4-6",
         label="Paste an Anthropic API key",
@@ -37,6 +39,7 @@ PROVIDERS: dict[str, ProviderEntry] = {
         sdk_module="anthropic",
     ),
     "openai": ProviderEntry(
+        title="OpenAI",
         provider_class="agent_core.llm.openai_provider:OpenAIProvider",
         default_model="gpt-4.1",
         label="Paste an OpenAI API key",
@@ -47,6 +50,7 @@ PROVIDERS: dict[str, ProviderEntry] = {
         keyless_servers=True,
     ),
     "demo": ProviderEntry(
+        title="the demo",
         provider_class="agent_core.llm.demo_provider:DemoProvider",
         default_model="demo",
         label="Try the offline demo (no key, scripted answers)",

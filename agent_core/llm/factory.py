@@ -9,24 +9,25 @@ from agent_core.config.credentials import saved_api_key
 from agent_core.config.settings import Settings
 from agent_core.errors import ProviderError
 from agent_core.llm.base import Provider
-from agent_core.llm.catalog import KEYED_PROVIDERS, PROVIDER_NAMES, PROVIDERS, provider_class
+from agent_core.llm.catalog import (
+    KEYED_PROVIDERS,
+    PROVIDER_NAMES,
+    PROVIDERS,
+    ProviderEntry,
+    provider_class,
+)
 
 # Local OpenAI-compatible servers (Ollama, llama.cpp, vLLM) accept any key, but the SDK wants one.
 PLACEHOLDER_KEY = "no-key"
 
 
-def _not_configured(key_env: str | None = None) -> ProviderError:
-    keys = f"set {key_env}" if key_env else f"set {' or '.join(_key_envs())}"
-    servers = [e.url_env for e in PROVIDERS.values() if e.keyless_servers and e.url_env]
-    compatible = f" (or {servers[0]} for a compatible server)" if servers else ""
+def _not_configured(entry: ProviderEntry, key_env: str) -> ProviderError:
+    """The one line naming this provider's missing key (and its base URL when that will do)."""
+    server = f" (or {entry.url_env} for a compatible server)" if entry.keyless_servers else ""
     return ProviderError(
         "not_configured",
-        f"no API key configured: {keys}{compatible}, or try `mewcode --demo`",
+        f"no API key configured for {entry.title}: set {key_env}{server}, or try `mewcode --demo`",
     )
-
-
-def _key_envs() -> list[str]:
-    return [key for name in KEYED_PROVIDERS if (key := PROVIDERS[name].key_env)]
 
 
 def detect_provider(settings: Settings, env: Mapping[str, str]) -> str | None:
@@ -80,7 +81,7 @@ def make_provider(
     api_key = env.get(key_env) or saved_api_key(env, name)
     base_url = settings.base_url or (env.get(entry.url_env) if entry.url_env else None) or None
     if not api_key and not (entry.keyless_servers and base_url):
-        raise _not_configured(settings.api_key_env)
+        raise _not_configured(entry, key_env)
     provider: Provider = provider_class(name)(
         model,
         api_key=api_key or PLACEHOLDER_KEY,

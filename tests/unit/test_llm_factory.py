@@ -47,6 +47,26 @@ def test_missing_key_says_what_to_do(tmp_path: Path) -> None:
     assert "ANTHROPIC_API_KEY" in str(info.value) and "mewcode --demo" in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("name", "settings", "says", "not_said"),
+    [
+        ("openai", Settings(), ["for OpenAI", "OPENAI_API_KEY", "OPENAI_BASE_URL"], "ANTHROPIC"),
+        ("anthropic", Settings(), ["for Anthropic", "ANTHROPIC_API_KEY"], "OPENAI"),
+        ("openai", Settings(api_key_env="MY_KEY"), ["for OpenAI", "set MY_KEY"], "ANTHROPIC"),
+    ],
+)
+def test_missing_key_names_the_chosen_providers_key(
+    tmp_path: Path, name: str, settings: Settings, says: list[str], not_said: str
+) -> None:
+    # `/model openai:gpt-4o` without an OpenAI key: the OpenAI key is what is missing.
+    with pytest.raises(ProviderError) as info:
+        make_provider(name, "m", settings=settings, env={"MEWCODE_HOME": str(tmp_path)},
+                      cwd=tmp_path)  # fmt: skip
+    message = str(info.value)
+    assert all(part in message for part in says), message
+    assert not_said not in message
+
+
 def test_local_openai_compatible_server_needs_no_key(tmp_path: Path) -> None:
     provider = make_provider("openai", "llama3", settings=Settings(),
                              env={"OPENAI_BASE_URL": "http://localhost:11434/v1"}, cwd=tmp_path)  # fmt: skip
