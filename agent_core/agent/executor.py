@@ -7,6 +7,7 @@ except cancellation.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import Any, Literal
@@ -18,10 +19,12 @@ from agent_core.messages import ToolResultBlock, ToolUseBlock
 from agent_core.tools.base import (
     PreviewTool,
     Tool,
+    ToolContext,
     ToolError,
     ToolOutput,
     validate_input,
 )
+from agent_core.tools.interruption import ToolInterrupted
 
 log = logging.getLogger("mewcode.executor")
 PREVIEW_CHARS = 60_000  # spilled results are already bounded (SPEC §8)
@@ -121,6 +124,13 @@ class ToolExecutor:
         await env.emit(ev.Status(phase="tool", detail=summary))
         try:
             output = await tool.run(args, ctx)
+        except asyncio.CancelledError as exc:
+            # It ran: the model hears for how long and what it printed, never "not run".
+            partial = exc.output if isinstance(exc, ToolInterrupted) else ""
+            self.completed[call.id] = self._interrupted(
+                call, ctx, time.monotonic() - started, partial
+            )
+            raise
         except ToolError as exc:
             output = ToolOutput(content=f"{call.name} failed: {exc}", is_error=True)
         except (KeyboardInterrupt, SystemExit):
@@ -155,6 +165,25 @@ class ToolExecutor:
                 "exec", call_id=call.id, tool=call.name, is_error=output.is_error, **executed
             )
         return await self._finish(call, result, duration)
+
+    def _interrupted(
+        self, call: ToolUseBlock, ctx: ToolContext, seconds: float, partial: str
+    ) -> ToolResultBlock:
+        """The result of a call the user cancelled while it ran."""
+        head = f"Interrupted by the user after {seconds:.1f} s."
+        text = f"{head} Output so far:\n{partial}" if partial else f"{head} No output so far."
+        if self.env.results is not None:
+            text = self.env.results.apply(call.id, text)
+        if self.env.audit:
+            self.env.audit.write(
+                "exec",
+                call_id=call.id,
+                tool=call.name,
+                is_error=True,
+                interrupted=True,
+                **{"duration_ms": int(seconds * 1000), **ctx.state.take_exec_fields(call.id)},
+            )
+        return ToolResultBlock(tool_use_id=call.id, content=text, is_error=True)
 
     async def _authorize(self, tool: Tool, call: ToolUseBlock, args: Any) -> ToolResultBlock | None:
         """Layers 1-5; returns an error result when the call may not run."""

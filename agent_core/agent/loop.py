@@ -173,7 +173,8 @@ class AgentLoop:
             self.conversation.close_open_ends(notes[reason])
 
     def _add_finished_results(self) -> None:
-        """After a cancel mid-tools, keep the results that did finish."""
+        """After a cancel mid-tools, keep the results of the calls that ran (to the end, or
+        until interrupted: the executor records both); only the others are "not run"."""
         history = self.conversation.messages
         if not history or history[-1].role != "assistant" or not history[-1].tool_uses():
             return

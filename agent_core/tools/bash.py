@@ -13,6 +13,7 @@ import msgspec
 
 from agent_core.tools.base import PermissionKind, PlanMode, ToolContext, ToolError, ToolOutput
 from agent_core.tools.capture import OutputCapture, spill_path
+from agent_core.tools.interruption import ToolInterrupted
 from agent_core.tools.procgroup import GroupProcess
 from agent_core.tools.session_state import (
     DEFAULT_TIMEOUT_MS,
@@ -122,12 +123,17 @@ class BashTool:
         )
         capture = OutputCapture(limit, spill_path(ctx.session_dir, ctx.call_id or f"pid{proc.pid}"))
         outcome: Outcome = "cancelled"
+        interrupted = False
         try:
             outcome = await _supervise(proc, capture, timeout_ms / 1000, ctx.cancel)
+        except asyncio.CancelledError:
+            interrupted = True  # re-raised below, with what the command printed
         finally:
             proc.close()
             capture.finish()
             _record(ctx, args.command, proc.returncode, started, outcome)
+        if interrupted:
+            raise ToolInterrupted(_ANSI.sub("", capture.text()).rstrip())
         return _result(capture, proc.returncode, outcome, timeout_ms)
 
 
@@ -157,6 +163,8 @@ async def _supervise(
         return outcome
     except asyncio.CancelledError:
         await proc.kill_group()
+        # Output already in the pipe is part of what ran; the dead group closes it.
+        await asyncio.wait({reading}, timeout=EXIT_DRAIN_S)
         raise
     finally:
         for task in (reading, exiting, cancelling):
