@@ -51,6 +51,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("mewcode.tui")
 
+QUIT_WINDOW = 2.0  # seconds within which a second Ctrl+C on an idle, empty prompt quits
+
 RuntimeOpener = Callable[[TuiOptions, "Provider"], Awaitable["AgentSession"]]
 
 
@@ -59,6 +61,8 @@ class MainScreen(Screen):
 
     BINDINGS = [
         Binding("escape", "cancel_turn", "Cancel turn", id="mewcode.cancel_turn"),
+        # Replaces Screen's ctrl+c copy: action_interrupt still copies a selection first.
+        Binding("ctrl+c", "interrupt", "Interrupt", show=False, id="mewcode.interrupt"),
         Binding("shift+tab", "cycle_mode", "Mode", priority=True, id="mewcode.cycle_mode"),
         Binding("ctrl+o", "toggle_calls", "Expand all", priority=True, id="mewcode.toggle_calls"),
         Binding(
@@ -105,6 +109,7 @@ class MainScreen(Screen):
         self._turn_task: asyncio.Task | None = None
         self._turn_started: float | None = None
         self._env: dict[str, str] | None = None  # the environment with a key from setup
+        self._quit_armed_at: float | None = None  # when Ctrl+C last asked "again to quit"
 
     async def _open_runtime(self, options: TuiOptions, provider: Provider) -> AgentSession:
         # The environment carries a key typed in the setup screen (for /model too).
@@ -427,6 +432,28 @@ class MainScreen(Screen):
             self.runtime.cancel()
         elif self._turn_task is not None:
             self._turn_task.cancel()
+
+    def action_interrupt(self) -> None:
+        """Ctrl+C: copy a selection, else cancel the turn, else clear the prompt, else quit."""
+        if selected := self.get_selected_text():
+            self.app.copy_to_clipboard(selected)
+            return
+        if self.turn_active:
+            self.action_cancel_turn()
+            return
+        if self.prompt.text:
+            self.prompt.clear()
+            self.menu.hide()
+            return
+        now = self.clock()
+        if self._quit_armed_at is not None and now - self._quit_armed_at <= QUIT_WINDOW:
+            self.app.exit(0)
+            return
+        self._quit_armed_at = now
+        from mewcode_tui.keymap import key_hint
+
+        key = key_hint(self.app, self.BINDINGS, "mewcode.interrupt")
+        self.app.notify(f"Press {key} again to quit.", timeout=QUIT_WINDOW)
 
     def action_cycle_mode(self) -> None:
         current = self.mode

@@ -138,6 +138,7 @@ class SetupScreen(Screen[SetupChoice]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "submit", "Continue", id="mewcode.setup.submit"),
         Binding("ctrl+d", "demo", "Offline demo", id="mewcode.setup.demo"),
+        Binding("escape", "quit_setup", "Quit", id="mewcode.setup.quit"),
     ]
 
     method: var[Method] = var(METHODS[0].key)
@@ -193,6 +194,10 @@ class SetupScreen(Screen[SetupChoice]):
     @on(Button.Pressed, "#continue")
     def _form_submitted(self) -> None:
         self.action_submit()
+
+    def action_quit_setup(self) -> None:
+        """Leave without choosing: MewCode exits (with the setup's exit code, 1)."""
+        self.dismiss(None)
 
     def action_demo(self) -> None:
         """Start the offline demo."""
