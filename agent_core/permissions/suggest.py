@@ -9,7 +9,9 @@ from agent_core.permissions.actions import Action
 from agent_core.permissions.families import edit_family, path_family
 from agent_core.permissions.modes import protected_write
 from agent_core.permissions.paths import ResolvedPath
-from agent_core.permissions.rules import command_text, shell_word
+from agent_core.permissions.rules import shell_word
+from agent_core.permissions.shell_context import DOWNLOADERS
+from agent_core.permissions.shell_programs import DESTRUCTIVE, SHELLS, basename, is_interpreter
 
 # How many subcommand words identify what a program does (`git commit`, `gh pr create`).
 _SUBCOMMAND_DEPTH = {
@@ -21,6 +23,16 @@ _SUBCOMMAND_DEPTH = {
 }  # fmt: skip
 _RUNNERS = frozenset({"run", "exec", "run-script", "x", "compose", "dlx"})  # name what they run
 _LAUNCHERS = frozenset({"npx", "bunx", "pnpx", "uvx", "pipx"})
+_INSTALLS = frozenset({"install", "i", "add", "uninstall", "remove", "rm", "exec", "x", "dlx"})
+# Subcommands that destroy, publish, install or run code they fetch: `git push:*` would allow
+# every push, `pip install:*` every package. Their "always" rule is the exact command.
+_UNBOUNDED_SUBCOMMANDS: dict[str, frozenset[str]] = {
+    "git": frozenset({"push", "reset", "clean", "checkout", "restore", "rm", "rebase", "switch"}),
+    **dict.fromkeys(("pip", "pip3", "uv", "npm", "pnpm", "yarn", "bun", "gem", "cargo"), _INSTALLS),
+    **dict.fromkeys(("brew", "apt", "apt-get", "conda", "poetry", "pipx"), _INSTALLS),
+    **dict.fromkeys(("docker", "podman"), frozenset({"run", "exec", "rm", "rmi", "prune"})),
+    "kubectl": frozenset({"delete", "exec", "apply", "run"}),
+}
 _PYTHON = re.compile(r"python[\d.]*")
 _GITIGNORE_SPECIAL = re.compile(r"([\\*?\[\]])")
 
@@ -45,6 +57,24 @@ def bash_rule(words: list[str]) -> str:
             prefix.append(word)
             depth += (word in _RUNNERS) - 1
     return f"Bash({' '.join(shell_word(w) for w in prefix)}:*)"
+
+
+def unbounded(words: list[str]) -> bool:
+    """Whether a prefix rule for this command would allow far more than it: destructive
+    programs, downloaders, shells, interpreters, launchers and the subcommands above."""
+    if not words:
+        return False
+    program = basename(words[0])
+    if _PYTHON.fullmatch(program) and len(words) > 2 and words[1] == "-m":
+        return unbounded(words[2:])  # `python -m pytest` names its program; `-m pip install` too
+    if program in DESTRUCTIVE or program in DOWNLOADERS or program in _LAUNCHERS:
+        return True
+    if program in SHELLS or is_interpreter(program):
+        return True
+    subcommands = [w for w in words[1:] if not w.startswith("-")]
+    if program == "uv" and subcommands[:1] == ["pip"]:
+        return unbounded(words[words.index("pip") :])  # `uv pip install`
+    return bool(subcommands) and subcommands[0] in _UNBOUNDED_SUBCOMMANDS.get(program, ())
 
 
 def _global_options(words: list[str]) -> bool:
@@ -95,11 +125,19 @@ def _dynamic(action: Action) -> bool:
     return cmd is not None and any(w.dynamic for w in (*cmd.words, *cmd.argv))
 
 
+def _exact(words: list[str]) -> str | None:
+    """``Bash(<the whole command>)``; None when a word holds ``*``, which a rule reads as a
+    wildcard (``Bash(rm *.o)`` would allow ``rm a.o /etc/b.o``)."""
+    if any("*" in w for w in words):
+        return None
+    return f"Bash({' '.join(shell_word(w) for w in words)})"
+
+
 def _one(action: Action, root: Path) -> str | None:
     if action.tool == "Bash" and action.command is not None:
         words = [w.text for w in action.command.words]
-        if protected_write(action) or _global_options(words):
-            return f"Bash({command_text(action.command.words)})"
+        if protected_write(action) or _global_options(words) or unbounded(words):
+            return _exact(words)
         return bash_rule(words)
     if action.tool in path_family():
         family = "Edit" if action.tool in edit_family() else "Read"

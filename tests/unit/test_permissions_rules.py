@@ -215,7 +215,7 @@ def test_suggestions_one_per_part_and_per_edited_path(project: Path, home: Path)
     assert verdict.decision == "ask"
     assert verdict.suggested_rules == [
         "Bash(npm run build:*)",
-        "Bash(git push:*)",
+        "Bash(git push)",  # a push publishes: only this one is allowed again
         "Edit(./push.log)",
     ]
     assert suggest_rules(call("Edit", file_path="src/a.py"), pol) == ["Edit(src/a.py)"]

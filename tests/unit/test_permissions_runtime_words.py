@@ -206,7 +206,7 @@ def test_could_match_is_an_intersection_of_two_wildcard_patterns() -> None:
         ("git -c core.pager=less log -p", ["Bash(git -c core.pager=less log -p)"]),
         ("git -C sub push", ["Bash(git -C sub push)"]),
         ("npm run build", ["Bash(npm run build:*)"]),
-        ("rm build/*.o", ["Bash(rm:*)"]),
+        ("rm build/*.o", []),  # `Bash(rm build/*.o)` would read * as "anything"
     ],
 )
 def test_suggestions_skip_dynamic_and_uncertain_parts(
