@@ -30,7 +30,10 @@ class SessionInfo(msgspec.Struct, frozen=True):
 
 
 def list_sessions(paths: MewcodePaths) -> list[SessionInfo]:
-    """Every session of the project, most recently modified first."""
+    """Every session of the project with a message in it, most recently modified first.
+
+    A file with only its header (left by an older version on open-and-quit) is no session.
+    """
     folder = paths.sessions_dir
     try:
         entries = [e for e in os.scandir(folder) if e.name.endswith(".jsonl") and e.is_file()]
@@ -41,6 +44,9 @@ def list_sessions(paths: MewcodePaths) -> list[SessionInfo]:
         try:
             st = entry.stat()
             path = Path(entry.path)
+            count = _count_messages(path)
+            if count == 0:
+                continue
             infos.append(
                 SessionInfo(
                     session_id=entry.name[: -len(".jsonl")],
@@ -48,7 +54,7 @@ def list_sessions(paths: MewcodePaths) -> list[SessionInfo]:
                     first_prompt=_first_prompt(path),
                     modified=st.st_mtime,
                     size_bytes=st.st_size,
-                    message_count=_count_messages(path),
+                    message_count=count,
                 )
             )
         except OSError:
@@ -58,16 +64,32 @@ def list_sessions(paths: MewcodePaths) -> list[SessionInfo]:
 
 
 def latest_session_id(paths: MewcodePaths) -> str | None:
-    """The most recently modified session of the project (for ``--continue``)."""
+    """The most recently modified session of the project with a message (for ``--continue``)."""
     folder = paths.sessions_dir
     try:
         entries = [e for e in os.scandir(folder) if e.name.endswith(".jsonl") and e.is_file()]
     except FileNotFoundError:
         return None
-    if not entries:
-        return None
-    best = max(entries, key=lambda e: (_mtime(e), e.name))
-    return best.name[: -len(".jsonl")]
+    for entry in sorted(entries, key=lambda e: (_mtime(e), e.name), reverse=True):
+        if _has_message(Path(entry.path)):
+            return entry.name[: -len(".jsonl")]
+    return None
+
+
+def _has_message(path: Path) -> bool:
+    """Whether the file holds a message line; stops at the first (usually line 2)."""
+    tail = b"\n"
+    keep = len(_MESSAGE_PREFIX) - 1
+    try:
+        with open(path, "rb") as fh:
+            while chunk := fh.read(_CHUNK):
+                data = tail + chunk
+                if _MESSAGE_PREFIX in data:
+                    return True
+                tail = data[-keep:]
+    except OSError:  # removed or unreadable while looking
+        return False
+    return False
 
 
 def _mtime(entry: os.DirEntry[str]) -> float:

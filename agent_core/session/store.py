@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import secrets
+import shutil
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -12,9 +13,9 @@ from agent_core.config.paths import MewcodePaths
 from agent_core.errors import MewCodeError
 from agent_core.fsutil import private_dir
 from agent_core.messages import Message, TextBlock, ToolResultBlock
-from agent_core.session.journal import AppendOnlyFile
+from agent_core.session.journal import AppendOnlyFile, JournalWriteError
 from agent_core.session.loader import LoadedSession, load_session
-from agent_core.session.lock import SessionLock, SessionLocked
+from agent_core.session.lock import SessionLock, SessionLocked, lock_path
 from agent_core.session.records import (
     CompactionRecord,
     CustomRecord,
@@ -63,16 +64,21 @@ class SessionStore:
         env: Mapping[str, str] | None = None,
         lock: SessionLock | None = None,
         spill_bytes: int | None = None,
-        exclusive: bool = False,
+        header: MetaRecord | None = None,
     ) -> None:
         self.session_id = session_id
         self.path = path
         self._lock = lock or SessionLock.acquire(path, session_id)
-        try:
-            self._file = AppendOnlyFile(path, exclusive=exclusive)
-        except BaseException:
-            self._lock.release()
-            raise
+        # A new session (``header`` given) has no file until its first record: opening the
+        # app and quitting, or /clear, must leave nothing to resume, even after a crash.
+        self._header = header
+        self._file: AppendOnlyFile | None = None
+        if header is None:
+            try:
+                self._file = AppendOnlyFile(path)
+            except BaseException:
+                self._lock.release()
+                raise
         self._redactor = Redactor(env)
         self.spill_bytes = spill_bytes  # None: the context layer's default
 
@@ -87,7 +93,8 @@ class SessionStore:
         spill_bytes: int | None = None,
         forked_from: str = "",
     ) -> SessionStore:
-        """Start a new session file whose first line is its ``meta`` record."""
+        """Start a new session; its file, headed by the ``meta`` record, is written with the
+        first record appended (a session nothing was said in leaves no file)."""
         private_dir(paths.sessions_dir, root=paths.home)
         while True:
             session_id = new_session_id()
@@ -102,24 +109,19 @@ class SessionStore:
             if path.exists():
                 lock.release()
                 continue
-            store = cls(
-                path, session_id, env=env, lock=lock, spill_bytes=spill_bytes, exclusive=True
-            )
             break
         now = utc_now()
-        store.append_record(
-            MetaRecord(
-                ts=now,
-                session_id=session_id,
-                cwd=str(paths.project),
-                created=now,
-                model=model,
-                provider=provider,
-                version=_version(),
-                forked_from=forked_from,
-            )
+        header = MetaRecord(
+            ts=now,
+            session_id=session_id,
+            cwd=str(paths.project),
+            created=now,
+            model=model,
+            provider=provider,
+            version=_version(),
+            forked_from=forked_from,
         )
-        return store
+        return cls(path, session_id, env=env, lock=lock, spill_bytes=spill_bytes, header=header)
 
     @classmethod
     def open(
@@ -200,13 +202,26 @@ class SessionStore:
             )
         )
 
+    @property
+    def written(self) -> bool:
+        """The session file exists (something was recorded in this session)."""
+        return self._header is None
+
     def append_record(self, record: Record) -> None:
         """Write any record (its at-rest copy) as one fsynced line."""
-        self._file.append(encode_record(self._at_rest(record)))
+        self.append_records([record])
 
     def append_records(self, records: list[Record]) -> None:
         """Write several records with one write and one fsync."""
-        self._file.append_many([encode_record(self._at_rest(r)) for r in records])
+        lines = [encode_record(self._at_rest(r)) for r in records]
+        if self._file is None:
+            if self._header is None:
+                raise JournalWriteError(f"{self.path} is closed")
+            # The file is created with its header and first records in one write.
+            self._file = AppendOnlyFile(self.path, exclusive=True)
+            lines.insert(0, encode_record(self._header))
+            self._header = None
+        self._file.append_many(lines)
 
     def at_rest_size(self, msg: Message) -> Message:
         """The message with every text over ``spill_bytes`` saved to a file and previewed."""
@@ -216,7 +231,14 @@ class SessionStore:
         return Message(role=msg.role, content=blocks)
 
     def close(self) -> None:
-        self._file.close()
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+        elif self._header is not None:
+            # Never written: take away the folder and lock made for it (nothing ran in it).
+            self._header = None
+            shutil.rmtree(self.path.with_suffix(""), ignore_errors=True)
+            lock_path(self.path).unlink(missing_ok=True)
         self._lock.release()
 
     def _at_rest(self, record: Record) -> Record:

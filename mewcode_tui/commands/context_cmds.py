@@ -74,7 +74,7 @@ async def resume(host: SessionHost, args: str) -> None:
     from mewcode_tui.screens.resume import ResumeScreen, resumable_sessions
 
     current = rt.session_id
-    sessions = await asyncio.to_thread(resumable_sessions, host.paths, current)
+    sessions = await asyncio.to_thread(resumable_sessions, host.paths)
     if args:
         try:
             session_id = find_session(sessions, args.strip())

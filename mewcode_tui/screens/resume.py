@@ -26,13 +26,10 @@ from mewcode_tui.transcript import human_size
 PROMPT_CHARS = 120
 
 
-def resumable_sessions(paths: MewcodePaths, current: str | None = None) -> list[SessionInfo]:
-    """Sessions worth offering, newest first: those with messages, plus the current one.
-
-    Every start creates a session file, so empty ones would bury the real ones.
-    Reads every session file: call it from a thread.
-    """
-    return [s for s in list_sessions(paths) if s.message_count > 0 or s.session_id == current]
+def resumable_sessions(paths: MewcodePaths) -> list[SessionInfo]:
+    """Sessions worth offering, newest first: those with messages (the current one too,
+    shown marked once it has any). Reads every session file: call it from a thread."""
+    return list_sessions(paths)
 
 
 def relative_time(then: float, now: float) -> str:
@@ -123,7 +120,10 @@ class ResumeScreen(ModalScreen[str | None]):
             yield SessionList(
                 *(
                     Option(
-                        session_row(s, self.now, current=s.session_id == self.current), s.session_id
+                        session_row(s, self.now, current=s.session_id == self.current),
+                        s.session_id,
+                        # The one you are in is shown for orientation, not offered.
+                        disabled=s.session_id == self.current,
                     )
                     for s in self.sessions
                 ),
@@ -141,7 +141,8 @@ class ResumeScreen(ModalScreen[str | None]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        self.dismiss(event.option.id)
+        if event.option.id != self.current:
+            self.dismiss(event.option.id)
 
     def action_cancel(self) -> None:
         """Close without switching."""

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from agent_core.config.paths import MewcodePaths
+from agent_core.messages import user_text
 from agent_core.session import load_session
 from agent_core.session.redact import REDACTED
 from tests.helpers.secret_samples import SAMPLES, SECRETS_FILE
@@ -224,6 +225,7 @@ def test_loose_files_and_folders_are_tightened_when_next_written(paths: MewcodeP
 
     store = SessionStore.create(paths, model="m", provider="p", env={})
     session_id, folder = store.session_id, store.dir
+    store.append_message(user_text("hello"))  # a session file exists from its first message
     store.close()
     audit = folder / "audit.jsonl"
     AuditLog(audit, env={}).write("decision", tool="Read")

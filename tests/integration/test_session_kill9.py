@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+from agent_core.messages import user_text
 from agent_core.session import SessionStore, load_session
 from agent_core.session.repair import history_problems
 
@@ -44,6 +45,7 @@ while True:
 
 def test_acknowledged_records_survive_sigkill(paths):
     store = SessionStore.create(paths, model="m", provider="p", env={})
+    store.append_message(user_text("start"))  # a session file exists from its first message
     store.close()
     rng = random.Random(1234)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

@@ -26,7 +26,8 @@ def info(session_id: str, prompt: str, ago: float, size: int, count: int) -> Ses
 
 
 SESSIONS = [
-    info("20250615-140000-aaaaaa", "", 20, 180, 0),
+    # The session in use: listed once it has messages, marked and not selectable.
+    info("20250615-140000-aaaaaa", "Skip empty sessions in the picker", 20, 3_400, 4),
     info(
         "20250615-133500-bbbbbb",
         "Add a --verbose flag to the CLI and print progress",
