@@ -151,6 +151,13 @@ def _setup(args: argparse.Namespace):
     setup_debug_log(paths.home)
     # PermissionsUnreadable (a ConfigError) stops here, before anything runs.
     settings = load_settings(paths, trust_project=getattr(args, "trust_project", False))
+    wanted = "demo" if getattr(args, "demo", False) else getattr(args, "provider", None)
+    if (wanted or settings.provider) == "demo":
+        from agent_core.llm.demo_workspace import open_demo_workspace
+
+        # The demo works in a scratch copy, trusted: it holds none of the project's settings.
+        paths = open_demo_workspace(paths)
+        return paths.project, paths, load_settings(paths, trust_project=True)
     return cwd, paths, settings
 
 

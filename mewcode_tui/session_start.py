@@ -146,7 +146,7 @@ async def choose_session(screen: Any) -> TuiOptions:
 def options_after_setup(options: TuiOptions, choice: Any) -> tuple[TuiOptions, dict[str, str]]:
     """Options and environment for a first-run ``SetupChoice`` (key in env for this run)."""
     if choice.provider == "demo":
-        return replace(options, demo=True, provider_name="demo"), dict(os.environ)
+        return demo_options(options), dict(os.environ)
     settings = options.settings
     if choice.base_url:
         settings = replace_settings(settings, base_url=choice.base_url)
@@ -161,6 +161,18 @@ def options_after_setup(options: TuiOptions, choice: Any) -> tuple[TuiOptions, d
         settings=settings,
     )
     return updated, env
+
+
+def demo_options(options: TuiOptions) -> TuiOptions:
+    """The options for the offline demo: a scratch copy of the project, trusted (no settings)."""
+    from agent_core.config.settings import load_settings
+    from agent_core.llm.demo_workspace import open_demo_workspace
+
+    paths = open_demo_workspace(options.paths)
+    settings = load_settings(paths, trust_project=True)
+    return replace(
+        options, demo=True, provider_name="demo", cwd=paths.project, paths=paths, settings=settings
+    )
 
 
 def options_for(options: TuiOptions, settings: Settings, env: Mapping[str, str]) -> TuiOptions:

@@ -54,7 +54,10 @@ PROVIDERS: dict[str, ProviderEntry] = {
         provider_class="agent_core.llm.demo_provider:DemoProvider",
         default_model="demo",
         label="Try the offline demo (no key, scripted answers)",
-        hint="A built-in scripted model drives real tools offline. Nothing is saved.",
+        hint=(
+            "A built-in scripted model drives real tools offline, in a scratch copy of "
+            "this project deleted when you quit. Nothing is saved."
+        ),
     ),
 }
 

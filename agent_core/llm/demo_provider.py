@@ -1,9 +1,11 @@
 """The offline demo provider: a scripted tour that drives real tools, no key needed.
 
-It inspects the current project itself to choose what to show: it lists and
+It inspects the project it runs in to choose what to show: it lists and
 searches the tree, reads a file, proposes a small new file (which needs the
-user's approval in the default mode) and ends with a Markdown summary. Every
-answer says clearly that it is a demo.
+user's approval in the default mode) and ends with a Markdown summary. It
+proposes the file only in a scratch copy made by demo_workspace.py (what
+`mewcode --demo` and the first-run screen start in); anywhere else it only
+reads. Every answer says clearly that it is a demo.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import asyncio
 import itertools
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 from agent_core.llm.base import (
     ChatRequest,
@@ -23,6 +26,7 @@ from agent_core.llm.base import (
     ToolCallComplete,
     UsageReport,
 )
+from agent_core.llm.demo_workspace import is_demo_workspace
 from agent_core.messages import Message, TextBlock, ToolResultBlock
 from agent_core.usage import Usage
 
@@ -93,13 +97,22 @@ class DemoProvider:
         if self.chunk_delay:
             await asyncio.sleep(self.chunk_delay)
 
-    def _script(self, rounds: int, prompt: str, tools: set[str]):
+    def _script(
+        self, rounds: int, prompt: str, tools: set[str]
+    ) -> tuple[str, str, list[tuple[str, dict[str, Any]]]]:
         target = _pick_file(self.cwd)
+        scratch = is_demo_workspace(self.cwd)
         if rounds == 0:
+            where = (
+                f"on a scratch copy of your project's top-level files in `{self.cwd}`, "
+                "deleted when you quit — your project itself is not touched"
+                if scratch
+                else "on this project, read-only: outside `mewcode --demo` I change nothing here"
+            )
             text = (
                 "**This is the offline demo** — no model is called and nothing leaves your machine. "
                 f"You asked: *{prompt.strip()[:120] or '(nothing)'}*. I can't really answer that, "
-                "but I can show you how MewCode works, using real tools on this project.\n\n"
+                f"but I can show you how MewCode works, using real tools {where}.\n\n"
                 "First, a look around: I'll list the project and search it — two read-only calls "
                 "that run **concurrently**."
             )
@@ -115,30 +128,34 @@ class DemoProvider:
         if rounds == 1:
             if target:
                 return (
-                    f"Now I'll read `{target}`. Open any tool line (↑/↓, →) to see its input "
-                    "and output.",
+                    f"Now I'll read `{target}`. To see any tool call's input and output, press "
+                    "Tab in the prompt to reach the tool lines, ↑/↓ to pick one and → to open it.",
                     "",
                     [("Read", {"file_path": target, "limit": 40})],
                 )
             return ("The project looks empty, so there is nothing to read.", "", [])
-        if rounds == 2 and ("Write" in tools):
+        edits = scratch and "Write" in tools
+        if rounds == 2 and edits:
             content = (
                 "# MewCode demo\n\n"
-                "This file was written by the offline demo to show an edit and its diff.\n"
-                "Delete it whenever you like, or roll the turn back.\n"
+                "The offline demo wrote this file in a scratch copy of your project to show an\n"
+                "edit and its diff. The copy is deleted when you quit MewCode.\n"
             )
             return (
-                f"Next, an edit: I'll create `{DEMO_FILE}`. In the default mode this **asks for "
-                "your approval** first — the dialog shows the diff and the rule *always* would save.",
+                f"Next, an edit: I'll create `{DEMO_FILE}` in the scratch copy. In the default mode "
+                "this **asks for your approval** first — the dialog shows the diff and the rule "
+                "*always* would save. Afterwards, `d` on its tool line opens the full diff.",
                 "",
                 [("Write", {"file_path": DEMO_FILE, "content": content})],
             )
+        edit_row = "| a permission prompt with a diff | the `Write` call |\n" if edits else ""
         return (
             "## That was the tour\n\n"
             "| What you saw | Where |\n|---|---|\n"
             "| streamed Markdown and dimmed *thinking* | the chat pane |\n"
             "| parallel read-only tools | `LS` + `Grep` |\n"
-            "| a permission prompt with a diff | the `Write` call |\n\n"
+            f"{edit_row}\n"
+            "`/help` lists the commands and keys; `/status` shows this session.\n\n"
             "To use a real model, set `ANTHROPIC_API_KEY` or `OPENAI_API_KEY` (or an "
             "OpenAI-compatible `OPENAI_BASE_URL`) and start `mewcode` again.\n\n"
             "```bash\nexport ANTHROPIC_API_KEY=sk-ant-...\nmewcode\n```\n",
