@@ -1,22 +1,29 @@
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# One stamp per install: `make run` needs only the runtime, `make test` adds the
+# test and lint tools. A stamp older than pyproject.toml installs again.
+RUN_STAMP := $(VENV)/.installed-run
+TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: install sysdeps run demo test bench lint clean
 
-$(STAMP): pyproject.toml
-	test -x $(BIN)/python || $(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
-	touch $(STAMP)
+# uv when present (much faster), else pip; see scripts/venv_install.py.
+$(RUN_STAMP): pyproject.toml
+	$(PY) scripts/venv_install.py $(VENV)
+	touch $(RUN_STAMP)
 
-install: $(STAMP)
+# The test extras include the runtime, so the run stamp is fresh too.
+$(TEST_STAMP): pyproject.toml
+	$(PY) scripts/venv_install.py $(VENV) test
+	touch $(TEST_STAMP) $(RUN_STAMP)
 
-run: $(STAMP)
+install: $(RUN_STAMP)
+
+run: $(RUN_STAMP)
 	$(BIN)/mewcode
 
-demo: $(STAMP)
+demo: $(RUN_STAMP)
 	$(BIN)/mewcode --demo
 
 # bubblewrap is the OS sandbox on Linux; the sandbox tests need it (Landlock is the fallback).
@@ -30,17 +37,17 @@ sysdeps:
 		fi; \
 	fi
 
-test: $(STAMP) sysdeps lint
+test: $(TEST_STAMP) sysdeps lint
 	$(BIN)/python -m pytest -p no:cacheprovider
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(BIN)/python -m bench
 
 # Import contracts and the type check are configured in pyproject.toml; both keep
 # a cache (.import_linter_cache, .mypy_cache), so a rerun takes about a second.
-lint: $(STAMP)
-	$(BIN)/ruff check agent_core mewcode_tui tests bench
-	$(BIN)/ruff format --check agent_core mewcode_tui tests bench
+lint: $(TEST_STAMP)
+	$(BIN)/ruff check agent_core mewcode_tui tests bench scripts
+	$(BIN)/ruff format --check agent_core mewcode_tui tests bench scripts
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 

@@ -1,0 +1,124 @@
+"""Create the project's virtualenv and install MewCode into it, with uv when it is there.
+
+`make run` installs what running needs (`python scripts/venv_install.py .venv`);
+`make test` adds the test and lint tools (`... .venv test`). uv (a `uv` binary
+or `python -m uv`) installs in seconds; it does not read pip's configuration, so
+the index, find-links and constraints pip is configured with are passed to it.
+Without uv, pip installs; it upgrades itself only when too old for an editable
+install from pyproject.toml. Standard library only: it runs before the venv exists.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+# pip learned editable installs from pyproject.toml (PEP 660) in 21.3.
+MIN_PIP = (21, 3)
+
+
+def uv_command(python: str) -> list[str] | None:
+    """How to run uv here: a binary on PATH, else ``python -m uv``; None without uv."""
+    binary = shutil.which("uv")
+    if binary:
+        return [binary]
+    probe = subprocess.run([python, "-m", "uv", "--version"], capture_output=True, check=False)
+    return [python, "-m", "uv"] if probe.returncode == 0 else None
+
+
+def pip_config(python: str) -> dict[str, str]:
+    """``pip config list`` (files and PIP_* variables) as {option: value}, the later winning."""
+    try:
+        out = subprocess.run(
+            [python, "-m", "pip", "config", "list"], capture_output=True, text=True, check=False
+        ).stdout
+    except OSError:
+        return {}
+    return parse_pip_config(out)
+
+
+def parse_pip_config(text: str) -> dict[str, str]:
+    """Lines like ``global.find-links='/opt/wheels'`` -> {"find-links": "/opt/wheels"}."""
+    options: dict[str, str] = {}
+    for line in text.splitlines():
+        key, sep, value = line.partition("=")
+        if not sep:
+            continue
+        options[key.rpartition(".")[2]] = value.strip().strip("'\"")
+    return options
+
+
+def uv_index_args(options: dict[str, str]) -> list[str]:
+    """The uv arguments that reach the same packages pip's options reach."""
+    args: list[str] = []
+    if options.get("index-url"):
+        args += ["--index-url", options["index-url"]]
+    for flag in ("extra-index-url", "find-links", "constraint"):
+        for value in options.get(flag, "").split():
+            args += [f"--{flag}", value]
+    if "extra-index-url" in options:
+        # pip picks the best version across all indexes; uv stops at the first that has the name.
+        args += ["--index-strategy", "unsafe-best-match"]
+    return args
+
+
+def pip_version(venv_python: str) -> tuple[int, ...] | None:
+    """The venv's pip version, or None when the venv has no pip."""
+    probe = subprocess.run(
+        [venv_python, "-m", "pip", "--version"], capture_output=True, text=True, check=False
+    )
+    if probe.returncode != 0:
+        return None
+    number = probe.stdout.split()[1]
+    return tuple(int(part) for part in number.split(".")[:2] if part.isdigit())
+
+
+def run(command: list[str], env: dict[str, str] | None = None) -> None:
+    print("+ " + " ".join(command), flush=True)
+    subprocess.run(command, check=True, env=env)
+
+
+def install(venv: Path, extra: str | None) -> None:
+    """Make ``venv`` if missing and install the project (with ``extra``) editable into it."""
+    python = sys.executable
+    venv_python = str(venv / "bin" / "python")
+    target = f".[{extra}]" if extra else "."
+    uv = uv_command(python)
+    if uv is not None:
+        if not Path(venv_python).exists():
+            run([*uv, "venv", "--quiet", "--python", python, str(venv)])
+        options = pip_config(python)
+        env = dict(os.environ)
+        if options.get("cert"):
+            env.setdefault("SSL_CERT_FILE", options["cert"])
+        index = uv_index_args(options)
+        run([*uv, "pip", "install", "--quiet", "--python", venv_python, *index, "-e", target], env)
+        return
+    if not Path(venv_python).exists():
+        run([python, "-m", "venv", str(venv)])
+    version = pip_version(venv_python)
+    if version is None:  # a venv uv made earlier has no pip
+        run([venv_python, "-m", "ensurepip", "--quiet"])
+        version = pip_version(venv_python)
+    if version is None or version < MIN_PIP:
+        run([venv_python, "-m", "pip", "install", "--quiet", "--upgrade", "pip"])
+    run([venv_python, "-m", "pip", "install", "--quiet", "-e", target])
+
+
+def main(argv: list[str]) -> int:
+    if not 1 <= len(argv) <= 2:
+        sys.stderr.write("usage: python scripts/venv_install.py VENV [EXTRA]\n")
+        return 2
+    try:
+        install(Path(argv[0]), argv[1] if len(argv) == 2 else None)
+    except subprocess.CalledProcessError as exc:
+        sys.stderr.write(f"venv_install: {' '.join(exc.cmd)} failed (exit {exc.returncode})\n")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,106 @@
+"""`make run` installs only what running needs; `make test` adds the test tools; uv when present."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def load_installer():
+    spec = importlib.util.spec_from_file_location("venv_install", ROOT / "scripts/venv_install.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+PIP_CONFIG = """global.cert='/etc/ssl/certs/ca.crt'
+global.extra-index-url='file:///opt/pypi/simple file:///opt/more/simple'
+global.find-links='/opt/wheels'
+:env:.find-links='/srv/wheels'
+:env:.default-timeout='180'
+"""
+
+
+def test_uv_is_pointed_at_the_indexes_pip_is_configured_with() -> None:
+    installer = load_installer()
+    options = installer.parse_pip_config(PIP_CONFIG)
+    assert options["find-links"] == "/srv/wheels"  # the environment wins, as in pip
+    assert installer.uv_index_args(options) == [
+        "--extra-index-url",
+        "file:///opt/pypi/simple",
+        "--extra-index-url",
+        "file:///opt/more/simple",
+        "--find-links",
+        "/srv/wheels",
+        "--index-strategy",
+        "unsafe-best-match",
+    ]
+    assert installer.uv_index_args({}) == []
+
+
+@pytest.fixture
+def commands(monkeypatch, tmp_path: Path) -> tuple[object, list[list[str]], Path]:
+    installer = load_installer()
+    ran: list[list[str]] = []
+    monkeypatch.setattr(installer, "run", lambda command, env=None: ran.append(command))
+    venv = tmp_path / ".venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").write_text("")
+    return installer, ran, venv
+
+
+def test_pip_installs_without_upgrading_itself_when_recent_enough(commands, monkeypatch) -> None:
+    installer, ran, venv = commands
+    monkeypatch.setattr(installer, "uv_command", lambda python: None)
+    monkeypatch.setattr(installer, "pip_version", lambda python: (23, 2))
+    installer.install(venv, None)
+    assert ran == [[str(venv / "bin/python"), "-m", "pip", "install", "--quiet", "-e", "."]]
+    ran.clear()
+    monkeypatch.setattr(installer, "pip_version", lambda python: (21, 0))
+    installer.install(venv, "test")
+    assert [c[-1] for c in ran] == ["pip", ".[test]"]  # too old for PEP 660: upgrade first
+
+
+def test_uv_installs_when_present_with_pips_indexes(commands, monkeypatch) -> None:
+    installer, ran, venv = commands
+    monkeypatch.setattr(installer, "uv_command", lambda python: ["uv"])
+    monkeypatch.setattr(installer, "pip_config", lambda python: {"find-links": "/opt/wheels"})
+    installer.install(venv, "test")
+    assert ran == [
+        ["uv", "pip", "install", "--quiet", "--python", str(venv / "bin/python")]
+        + ["--find-links", "/opt/wheels", "-e", ".[test]"]
+    ]
+
+
+def dry_run(folder: Path, target: str) -> str:
+    return subprocess.run(
+        ["make", "-n", target], cwd=folder, capture_output=True, text=True, check=True
+    ).stdout
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_make_run_installs_the_runtime_and_make_test_adds_the_test_extras(tmp_path: Path) -> None:
+    for name in ("Makefile", "pyproject.toml"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    os.utime(tmp_path / "pyproject.toml", (1000, 1000))
+    install_run = "scripts/venv_install.py .venv\n"
+    install_test = "scripts/venv_install.py .venv test\n"
+
+    first = dry_run(tmp_path, "run")
+    assert install_run in first and install_test not in first
+    (tmp_path / ".venv").mkdir()
+    (tmp_path / ".venv/.installed-run").touch()  # what that install leaves
+    assert "venv_install" not in dry_run(tmp_path, "run")  # no reinstall on every run
+    assert install_test in dry_run(tmp_path, "lint")  # switching to test adds the extras
+    (tmp_path / ".venv/.installed-test").touch()
+    assert "venv_install" not in dry_run(tmp_path, "lint") + dry_run(tmp_path, "run")
+    os.utime(tmp_path / "pyproject.toml")  # a changed pyproject installs again
+    assert install_run in dry_run(tmp_path, "run") and install_test in dry_run(tmp_path, "lint")
