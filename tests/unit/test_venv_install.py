@@ -62,7 +62,8 @@ def test_pip_installs_without_upgrading_itself_when_recent_enough(commands, monk
     monkeypatch.setattr(installer, "uv_command", lambda python: None)
     monkeypatch.setattr(installer, "pip_version", lambda python: (23, 2))
     installer.install(venv, None)
-    assert ran == [[str(venv / "bin/python"), "-m", "pip", "install", "--quiet", "-e", "."]]
+    pip = [str(venv / "bin/python"), "-m", "pip", "install", "--quiet"]
+    assert ran == [[*pip, "--no-compile", "-e", "."]]
     ran.clear()
     monkeypatch.setattr(installer, "pip_version", lambda python: (21, 0))
     installer.install(venv, "test")
