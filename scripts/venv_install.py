@@ -5,7 +5,8 @@
 or `python -m uv`) installs in seconds; it does not read pip's configuration, so
 the index, find-links and constraints pip is configured with are passed to it.
 Without uv, pip installs, without compiling bytecode up front; it upgrades
-itself only when too old for an editable install from pyproject.toml. Standard library only: it runs before the venv exists.
+itself only when too old for an editable install from pyproject.toml.
+Standard library only: it runs before the venv exists.
 """
 
 from __future__ import annotations
