@@ -45,6 +45,7 @@ def binding_groups() -> list[tuple[str, list[Binding]]]:
     from mewcode_tui.screens.resume import ResumeScreen, SessionList
     from mewcode_tui.screens.setup import SetupScreen
     from mewcode_tui.screens.trust import TrustScreen
+    from mewcode_tui.widgets.choice_list import ChoiceList
     from mewcode_tui.widgets.message_view import ThinkingView
     from mewcode_tui.widgets.tool_call_view import ToolCallLine
 
@@ -54,6 +55,7 @@ def binding_groups() -> list[tuple[str, list[Binding]]]:
         ("Thinking block", [ThinkingView]),
         ("Approval dialog", [ApprovalScreen]),
         ("Plan dialog", [PlanApprovalScreen]),
+        ("Dialog choices", [ChoiceList]),
         ("Trust dialog", [TrustScreen]),
         ("Diff viewer", [DiffScreen]),
         ("Resume list", [SessionList, ResumeScreen]),

@@ -19,6 +19,7 @@ from textual.widgets import Footer, Input, Static
 from agent_core.events import ApprovalAnswer, ApprovalReply, ApprovalRequested
 from mewcode_tui.keymap import key_hint
 from mewcode_tui.screens.guarded_modal import DEFAULT_KEY_GUARD, GuardedModal
+from mewcode_tui.widgets.choice_list import Choice, ChoiceList
 
 MAX_ARGUMENT_LINES = 14
 MAX_ARGUMENT_WIDTH = 200
@@ -69,12 +70,22 @@ def edited_path(arguments: dict[str, Any]) -> str:
 
 
 class AnswerScreen(GuardedModal[ApprovalReply]):
-    """A modal that answers with an ``ApprovalReply``: guarded keys, then optional feedback."""
+    """A modal that answers with an ``ApprovalReply``: guarded keys, then optional feedback.
+
+    Its choices stay docked at the bottom; what they decide on (diff, plan) scrolls
+    above them with PgUp/PgDn, since ↑/↓ move the highlighted choice.
+    """
 
     # Actions that answer the request; blocked during the guard and while typing feedback.
     CHOICE_ACTIONS: ClassVar[frozenset[str]] = frozenset({"choose", "deny"})
+    SCROLL_AREA: ClassVar[str] = "#body"  # the part of the dialog PgUp/PgDn scroll
+    KEYS: ClassVar[str] = "approval"  # the dialog's binding ids are mewcode.<KEYS>.*
 
     denying: var[bool] = var(False, toggle_class="-denying")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#options", ChoiceList).focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in self.CHOICE_ACTIONS and self.denying:
@@ -83,11 +94,38 @@ class AnswerScreen(GuardedModal[ApprovalReply]):
             return None
         return super().check_action(action, parameters)
 
-    def compose_feedback(self, prompt: str) -> ComposeResult:
-        """The feedback line shown after a deny."""
-        with Vertical(id="feedback"):
-            yield Static(prompt, id="feedback-prompt")
-            yield Input(placeholder="optional feedback for the model", id="feedback-input")
+    def compose_answer(
+        self, choices: list[Choice], feedback_prompt: str, scrolls: str
+    ) -> ComposeResult:
+        """The docked bottom of the dialog: the choices and how to pick, or the feedback line."""
+        with Vertical(id="answer"):
+            yield ChoiceList(choices, id="options")
+            yield Static(self._keys_hint(scrolls), id="keys-hint")
+            with Vertical(id="feedback"):
+                yield Static(feedback_prompt, id="feedback-prompt")
+                yield Input(placeholder="optional feedback for the model", id="feedback-input")
+
+    def _keys_hint(self, scrolls: str) -> str:
+        """How to move, pick and scroll, with the keys in effect."""
+
+        def key(bindings: list[BindingType], name: str) -> str:
+            return key_hint(self.app, bindings, f"mewcode.{name}")
+
+        choices = ChoiceList.BINDINGS
+        return (
+            f"{key(choices, 'choices.previous')}/{key(choices, 'choices.next')} select · "
+            f"{key(choices, 'choices.pick')} choose · "
+            f"{key(self.BINDINGS, f'{self.KEYS}.scroll_up')}/"
+            f"{key(self.BINDINGS, f'{self.KEYS}.scroll_down')} scroll the {scrolls}"
+        )
+
+    def action_scroll_body(self, pages: int) -> None:
+        """Scroll the diff or plan by a page."""
+        area = self.query_one(self.SCROLL_AREA, VerticalScroll)
+        if pages < 0:
+            area.scroll_page_up()
+        else:
+            area.scroll_page_down()
 
     def action_choose(self, answer: ApprovalAnswer) -> None:
         """Answer and close."""
@@ -140,6 +178,16 @@ class ApprovalScreen(AnswerScreen):
         Binding("4,n", "deny", "Deny…", key_display="4/n", id="mewcode.approval.deny"),
         Binding("d", "view_diff", "Full diff", id="mewcode.approval.view_diff"),
         Binding("escape", "escape", "Deny", key_display="esc", id="mewcode.approval.dismiss"),
+        Binding(
+            "pageup", "scroll_body(-1)", "Scroll up", show=False, id="mewcode.approval.scroll_up"
+        ),
+        Binding(
+            "pagedown",
+            "scroll_body(1)",
+            "Scroll down",
+            show=False,
+            id="mewcode.approval.scroll_down",
+        ),
     ]
 
     def __init__(self, request: ApprovalRequested, *, key_guard: float = DEFAULT_KEY_GUARD) -> None:
@@ -168,42 +216,58 @@ class ApprovalScreen(AnswerScreen):
                 ),
                 id="reason",
             )
-            with VerticalScroll(id="arguments"):
+            with VerticalScroll(id="body", can_focus=False):
                 yield Static(
-                    Content(describe_arguments(request.input, has_diff=bool(request.diff)))
+                    Content(describe_arguments(request.input, has_diff=bool(request.diff))),
+                    id="arguments",
                 )
-            if request.diff:
-                from mewcode_tui.widgets.diff_panel import DiffPanel
+                if request.diff:
+                    from mewcode_tui.widgets.diff_panel import DiffPanel
 
-                with VerticalScroll(id="diff"):
                     yield DiffPanel(
-                        request.diff, edited_path(request.input), wrap=True, max_lines=200
+                        request.diff,
+                        edited_path(request.input),
+                        wrap=True,
+                        max_lines=200,
+                        id="diff",
                     )
-            yield Static(self._options(), id="options")
-            yield from self.compose_feedback(
-                "Denied. Tell the model what to do instead (Enter sends, Esc skips):"
+            yield from self.compose_answer(
+                self._choices(),
+                "Denied. Tell the model what to do instead (Enter sends, Esc skips):",
+                scrolls="diff" if request.diff else "details",
             )
         yield Footer()
 
-    def _options(self) -> Content:
+    def _choices(self) -> list[Choice]:
         rules = ", ".join(self.request.suggested_rules)
         keys = {
             name: key_hint(self.app, self.BINDINGS, f"mewcode.approval.{name}")
             for name in ("allow_once", "allow_session", "allow_always", "deny")
         }
-        options = [
-            "[@click=screen.choose('allow_once')][b]$allow_once[/b] Allow once[/]",
-            "[@click=screen.choose('allow_session')][b]$allow_session[/b] Allow for this session[/]",
+        lines = [
+            (
+                "choose('allow_once')",
+                "[@click=screen.choose('allow_once')][b]$allow_once[/b] Allow once[/]",
+            ),
+            (
+                "choose('allow_session')",
+                "[@click=screen.choose('allow_session')][b]$allow_session[/b]"
+                " Allow for this session[/]",
+            ),
         ]
         if rules:
-            options.append(
-                "[@click=screen.choose('allow_always')][b]$allow_always[/b] Always allow"
-                " — saves [b]$rules[/b][/]"
+            lines.append(
+                (
+                    "choose('allow_always')",
+                    "[@click=screen.choose('allow_always')][b]$allow_always[/b] Always allow"
+                    " — saves [b]$rules[/b][/]",
+                )
             )
-        options.append("[@click=screen.deny][b]$deny[/b] Deny (then optional feedback)[/]")
-        return Content("\n").join(
-            Content.from_markup(line, rules=rules, **keys) for line in options
-        )
+        lines.append(("deny", "[@click=screen.deny][b]$deny[/b] Deny (then optional feedback)[/]"))
+        return [
+            Choice(action, Content.from_markup(markup, rules=rules, **keys))
+            for action, markup in lines
+        ]
 
     def action_view_diff(self) -> None:
         """Open the edit's diff in the full-screen viewer."""

@@ -19,6 +19,7 @@ from agent_core.events import ApprovalRequested
 from mewcode_tui.keymap import key_hint
 from mewcode_tui.screens.approval import AnswerScreen
 from mewcode_tui.screens.guarded_modal import DEFAULT_KEY_GUARD
+from mewcode_tui.widgets.choice_list import Choice
 
 
 def plan_text(request: ApprovalRequested) -> str:
@@ -31,6 +32,8 @@ class PlanApprovalScreen(AnswerScreen):
     """Shows the model's plan; dismisses with an ``ApprovalReply``."""
 
     CSS_PATH = "plan_approval.tcss"
+    SCROLL_AREA: ClassVar[str] = "#plan"
+    KEYS: ClassVar[str] = "plan"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding(
@@ -52,6 +55,10 @@ class PlanApprovalScreen(AnswerScreen):
             show=False,
             id="mewcode.plan.dismiss",
         ),
+        Binding("pageup", "scroll_body(-1)", "Scroll up", show=False, id="mewcode.plan.scroll_up"),
+        Binding(
+            "pagedown", "scroll_body(1)", "Scroll down", show=False, id="mewcode.plan.scroll_down"
+        ),
     ]
 
     def __init__(self, request: ApprovalRequested, *, key_guard: float = DEFAULT_KEY_GUARD) -> None:
@@ -61,33 +68,38 @@ class PlanApprovalScreen(AnswerScreen):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static("Ready to code? Here is the plan:", id="title")
-            with VerticalScroll(id="plan"):
+            with VerticalScroll(id="plan", can_focus=False):
                 yield Markdown(plan_text(self.request))
-            yield Static(self._options(), id="options")
-            yield from self.compose_feedback(
-                "Keep planning. Tell the model what to change (Enter sends, Esc skips):"
+            yield from self.compose_answer(
+                self._choices(),
+                "Keep planning. Tell the model what to change (Enter sends, Esc skips):",
+                scrolls="plan",
             )
         yield Footer()
 
-    def on_mount(self) -> None:
-        super().on_mount()
-        # Arrow keys and PgUp/PgDn scroll a long plan straight away.
-        self.query_one("#plan", VerticalScroll).focus()
-
-    def _options(self) -> Content:
+    def _choices(self) -> list[Choice]:
         keys = {
             name: key_hint(self.app, self.BINDINGS, f"mewcode.plan.{name}")
             for name in ("approve", "approve_accept_edits", "keep_planning")
         }
-        return Content.from_markup(
-            "[@click=screen.choose('allow_once')][b]$approve[/b] Yes, start coding"
-            " (ask before edits)[/]\n"
-            "[@click=screen.choose('allow_session')][b]$approve_accept_edits[/b] Yes, and"
-            " auto-accept edits[/]\n"
-            "[@click=screen.deny][b]$keep_planning[/b] No, keep planning"
-            " (then optional feedback)[/]",
-            **keys,
-        )
+        lines = [
+            (
+                "choose('allow_once')",
+                "[@click=screen.choose('allow_once')][b]$approve[/b] Yes, start coding"
+                " (ask before edits)[/]",
+            ),
+            (
+                "choose('allow_session')",
+                "[@click=screen.choose('allow_session')][b]$approve_accept_edits[/b] Yes, and"
+                " auto-accept edits[/]",
+            ),
+            (
+                "deny",
+                "[@click=screen.deny][b]$keep_planning[/b] No, keep planning"
+                " (then optional feedback)[/]",
+            ),
+        ]
+        return [Choice(action, Content.from_markup(markup, **keys)) for action, markup in lines]
 
     def action_escape(self) -> None:
         """Esc keeps planning; a second Esc (in the feedback line) sends no feedback."""

@@ -70,7 +70,7 @@ def plan_request(plan: str = "# Plan\n\n1. Read the code\n2. Fix the bug") -> Ap
 
 
 def text_of(app: App[Any], selector: str) -> str:
-    return str(app.screen.query_one(selector, Static).render())
+    return str(app.screen.query_one(selector).render())
 
 
 # --- approval dialog -----------------------------------------------------------------
@@ -105,6 +105,54 @@ async def test_keys_during_the_guard_are_ignored() -> None:
         await pilot.pause()
         assert app.results == []
         assert isinstance(app.screen, ApprovalScreen) and not app.screen.denying
+
+
+@pytest.mark.parametrize(
+    ("keys", "answer"),
+    [
+        ([], "allow_once"),
+        (["down"], "allow_session"),
+        (["down", "down"], "allow_always"),
+        (["down"] * 5, "allow_session"),  # past the last choice, back to the first
+    ],
+)
+async def test_arrows_move_the_highlighted_choice_and_enter_picks_it(
+    keys: list[str], answer: str
+) -> None:
+    app = Host(ApprovalScreen(edit_request(), key_guard=0))
+    async with app.run_test() as pilot:
+        await pilot.press(*keys, "enter")
+        await pilot.pause()
+        assert app.results == [ApprovalReply(answer)]
+
+
+async def test_up_from_the_first_choice_wraps_to_deny_and_asks_for_feedback() -> None:
+    app = Host(ApprovalScreen(edit_request(), key_guard=0))
+    async with app.run_test() as pilot:
+        await pilot.press("up")
+        assert text_of(app, "#options").splitlines()[-1].startswith("❯ 4 Deny")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.results == [] and app.screen.query_one("#feedback-input", Input).has_focus
+
+
+async def test_enter_during_the_guard_is_ignored() -> None:
+    app = Host(ApprovalScreen(edit_request(), key_guard=30))
+    async with app.run_test() as pilot:
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert app.results == [] and isinstance(app.screen, ApprovalScreen)
+
+
+async def test_the_keys_hint_shows_remapped_choice_and_scroll_keys() -> None:
+    app = Host(ApprovalScreen(edit_request(), key_guard=0))
+    app.set_keymap({"mewcode.choices.next": "j", "mewcode.approval.scroll_down": "ctrl+d"})
+    async with app.run_test() as pilot:
+        hint = text_of(app, "#keys-hint")
+        assert hint == "↑/j select · Enter choose · PgUp/Ctrl+D scroll the diff"
+        await pilot.press("j", "enter")
+        await pilot.pause()
+        assert app.results == [ApprovalReply("allow_session")]
 
 
 async def test_keys_work_once_the_guard_is_over() -> None:
@@ -148,7 +196,7 @@ async def test_dialog_shows_tool_layer_reason_rule_and_diff() -> None:
         assert "Edit(src/app.py)" in text_of(app, "#options")
         assert app.screen.query_one(DiffPanel).added == 1
         # The diff already shows old/new strings; the argument list does not repeat them.
-        arguments = str(app.screen.query_one("#arguments Static", Static).render())
+        arguments = text_of(app, "#arguments")
         assert "file_path: src/app.py" in arguments and "old_string" not in arguments
 
 
