@@ -68,22 +68,3 @@ async def test_deny_with_feedback_reaches_the_agent(make_app, project):
         assert runtime.replies[0].answer == "deny"
         assert runtime.replies[0].feedback == "use b.py"
         assert record(screen, "c1").status == "error"
-
-
-async def test_exit_plan_mode_opens_the_plan_dialog(make_app, project):
-    from mewcode_tui.screens.plan_approval import PlanApprovalScreen
-
-    runtime = FakeRuntime(project)
-    runtime.scripts.append(approval_script(runtime, "ExitPlanMode", "1. change a.py"))
-    app = make_app(runtime)
-    async with app.run_test(size=(100, 34)) as pilot:
-        screen = app.main_screen
-        await wait_until(pilot, lambda: screen.runtime is not None)
-        await pilot.press(*"/plan fix a.py", "enter")
-        await wait_until(pilot, lambda: screen.status.mode == "plan" and runtime.mode == "plan")
-        await wait_until(pilot, lambda: isinstance(app.screen, PlanApprovalScreen))
-        assert runtime.prompts == ["fix a.py"]
-        await past_key_guard(pilot, app)
-        await pilot.press("2")
-        await wait_until(pilot, lambda: not screen.turn_active)
-        assert runtime.replies[0].answer == "allow_session"
