@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Protocol, assert_never
 from agent_core import events as ev
 from mewcode_tui.answer_stream import AnswerStream
 from mewcode_tui.transcript import (
+    STOP_NOTES,
     AssistantEntry,
     CallStatus,
     NoticeEntry,
@@ -21,13 +22,6 @@ from mewcode_tui.transcript import (
 if TYPE_CHECKING:
     from mewcode_tui.widgets.chat_log import ChatLog
     from mewcode_tui.widgets.status_bar import StatusBar
-
-STOP_NOTES: dict[str, tuple[NoticeLevel, str]] = {
-    "cancelled": ("warning", "Turn cancelled."),
-    "max_iterations": ("warning", "Stopped: the turn hit the iteration limit."),
-    "hallucinated_tools": ("warning", "Stopped: the model kept calling tools that do not exist."),
-}
-
 
 CALL_STATUS: dict[ev.Decision, CallStatus] = {
     "allow": "running",

@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_left
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 import msgspec
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     from agent_core.messages import Message
 
@@ -24,6 +24,13 @@ PREVIEW_LINES = 60
 
 CallStatus = Literal["pending", "running", "awaiting", "ok", "error", "denied", "cancelled"]
 NoticeLevel = Literal["info", "warning", "error"]
+
+# The notice a turn that stopped early ends with, live and when resumed.
+STOP_NOTES: dict[str, tuple[NoticeLevel, str]] = {
+    "cancelled": ("warning", "Turn cancelled."),
+    "max_iterations": ("warning", "Stopped: the turn hit the iteration limit."),
+    "hallucinated_tools": ("warning", "Stopped: the model kept calling tools that do not exist."),
+}
 
 
 def bounded_preview(text: str, chars: int = PREVIEW_CHARS, lines: int = PREVIEW_LINES) -> str:
@@ -286,8 +293,82 @@ def answer_entries(text: str) -> list[AssistantEntry]:
     return [AssistantEntry([piece], done=True, continued=i > 0) for i, piece in enumerate(pieces)]
 
 
-def transcript_from_history(history: Sequence[Message]) -> Transcript:
-    """Rebuild a transcript from saved messages (resume): text, thinking and tool rounds."""
+class SavedCall(Protocol):
+    """How a call looked live, as the session file kept it (agent_core's CallViewRecord)."""
+
+    @property
+    def status(self) -> Literal["ok", "error", "denied", "cancelled"]: ...
+    @property
+    def summary(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
+    @property
+    def duration_ms(self) -> int | None: ...
+    @property
+    def diff(self) -> str | None: ...
+    @property
+    def diff_path(self) -> str: ...
+    @property
+    def added(self) -> int: ...
+    @property
+    def removed(self) -> int: ...
+
+
+class SavedTurnEnd(Protocol):
+    """A turn that stopped early, and the note its history got (agent_core's TurnEndRecord)."""
+
+    @property
+    def stop_reason(self) -> str: ...
+    @property
+    def error(self) -> str: ...
+    @property
+    def marker(self) -> str: ...
+
+
+class SavedDisplay(Protocol):
+    """What the session file kept of the live view: calls by id, turn ends by position."""
+
+    @property
+    def calls(self) -> Mapping[str, SavedCall]: ...
+    @property
+    def turn_ends(self) -> Mapping[int, SavedTurnEnd]: ...
+
+
+def transcript_from_history(
+    history: Sequence[Message], saved: SavedDisplay | None = None
+) -> Transcript:
+    """Rebuild a transcript from saved messages (resume): text, thinking and tool rounds.
+
+    With ``saved`` (what the live view showed), calls keep their status word, duration,
+    summary and diff, and a turn that stopped early shows a notice instead of the note
+    its history got. Without it (an older session file), statuses come from the results.
+    """
+    transcript = Transcript()
+    calls: Mapping[str, SavedCall] = saved.calls if saved is not None else {}
+    turn_ends: Mapping[int, SavedTurnEnd] = saved.turn_ends if saved is not None else {}
+    for position, message in enumerate(history, start=1):
+        end = turn_ends.get(position)  # a turn stopped after this message
+        is_marker = (
+            end is not None
+            and bool(end.marker)
+            and message.role == "assistant"
+            and message.text() == end.marker
+        )
+        if not is_marker:
+            _add_message(transcript, message, calls)
+        if end is not None:
+            transcript.add(turn_end_notice(end))
+    return transcript
+
+
+def turn_end_notice(end: SavedTurnEnd) -> NoticeEntry:
+    """The notice the live view showed when this turn stopped."""
+    if end.stop_reason in STOP_NOTES:
+        return NoticeEntry(*STOP_NOTES[end.stop_reason])
+    return NoticeEntry("error", end.error or "The turn failed.")
+
+
+def _add_message(transcript: Transcript, message: Message, calls: Mapping[str, SavedCall]) -> None:
     from agent_core.context.compaction import ACK_TEXT, is_summary
     from agent_core.messages import (
         TextBlock,
@@ -297,39 +378,46 @@ def transcript_from_history(history: Sequence[Message]) -> Transcript:
         result_text,
     )
 
-    transcript = Transcript()
-    for message in history:
-        if is_summary(message):
-            # The summary is for the model; the reader gets a one-line marker.
-            transcript.add(NoticeEntry("info", "Earlier conversation summarised (compacted)."))
-            continue
-        if message.role == "assistant" and message.text() == ACK_TEXT:
-            continue  # the model's acknowledgement of the summary
-        if message.role == "user":
-            texts = [b.text for b in message.content if isinstance(b, TextBlock)]
-            if texts:
-                transcript.add(UserEntry("\n".join(texts)))
-            for block in message.content:
-                if isinstance(block, ToolResultBlock):
-                    record = transcript.calls.get(block.tool_use_id)
-                    if record is not None:
-                        record.set_output(result_text(block))
-                        record.status = "error" if block.is_error else "ok"
-            continue
-        transcript.end_round()
+    if is_summary(message):
+        # The summary is for the model; the reader gets a one-line marker.
+        transcript.add(NoticeEntry("info", "Earlier conversation summarised (compacted)."))
+        return
+    if message.role == "assistant" and message.text() == ACK_TEXT:
+        return  # the model's acknowledgement of the summary
+    if message.role == "user":
+        texts = [b.text for b in message.content if isinstance(b, TextBlock)]
+        if texts:
+            transcript.add(UserEntry("\n".join(texts)))
         for block in message.content:
-            if isinstance(block, TextBlock) and block.text:
-                for entry in answer_entries(block.text):
-                    transcript.add(entry)
-            elif isinstance(block, ThinkingBlock) and block.thinking:
-                transcript.add(ThinkingEntry([block.thinking], done=True))
-            elif isinstance(block, ToolUseBlock):
-                record = ToolCallRecord(
-                    block.id, block.name, summarize_input(block.input), block.input
-                )
-                record.status = "cancelled"  # until its result is found
-                transcript.add_call(record)
-    return transcript
+            if isinstance(block, ToolResultBlock):
+                record = transcript.calls.get(block.tool_use_id)
+                if record is not None:
+                    record.set_output(result_text(block))
+                    view = calls.get(block.tool_use_id)
+                    if view is not None:
+                        record.status = view.status
+                    else:
+                        record.status = "error" if block.is_error else "ok"
+        return
+    transcript.end_round()
+    for block in message.content:
+        if isinstance(block, TextBlock) and block.text:
+            for entry in answer_entries(block.text):
+                transcript.add(entry)
+        elif isinstance(block, ThinkingBlock) and block.thinking:
+            transcript.add(ThinkingEntry([block.thinking], done=True))
+        elif isinstance(block, ToolUseBlock):
+            view = calls.get(block.id)
+            summary = view.summary if view is not None and view.summary else None
+            record = ToolCallRecord(
+                block.id, block.name, summary or summarize_input(block.input), block.input
+            )
+            record.status = "cancelled"  # until its result is found
+            if view is not None:
+                record.reason, record.duration_ms = view.reason, view.duration_ms
+                record.diff, record.diff_path = view.diff, view.diff_path
+                record.added, record.removed = view.added, view.removed
+            transcript.add_call(record)
 
 
 def summarize_input(data: dict[str, Any], width: int = 60) -> str:

@@ -58,4 +58,9 @@ class Conversation:
             )
             last = self.messages[-1]
         if last.role == "user":
-            self.append(Message(role="assistant", content=[TextBlock(f"[{note}]")]))
+            self.append(Message(role="assistant", content=[TextBlock(closing_marker(note))]))
+
+
+def closing_marker(note: str) -> str:
+    """The assistant text that ends a history cut short (``[cancelled by user]``)."""
+    return f"[{note}]"

@@ -66,6 +66,15 @@ class UsageSink(Protocol):
     def record(self, usage: Usage, model: str) -> ev.UsageUpdate: ...
 
 
+# What the history says about a turn that stopped early (the model reads it next turn).
+CLOSING_NOTES: dict[str, str] = {
+    "cancelled": "cancelled by user",
+    "error": "the turn stopped because of an error",
+    "max_iterations": "stopped: the round limit was reached",
+    "hallucinated_tools": "stopped: repeated calls to unknown tools",
+}
+
+
 class _Stop(Exception):
     def __init__(self, reason: ev.StopReason, error: str | None = None) -> None:
         self.reason = reason
@@ -162,15 +171,9 @@ class AgentLoop:
             pass
 
     def _close_history(self, reason: str) -> None:
-        notes = {
-            "cancelled": "cancelled by user",
-            "error": "the turn stopped because of an error",
-            "max_iterations": "stopped: the round limit was reached",
-            "hallucinated_tools": "stopped: repeated calls to unknown tools",
-        }
-        if reason in notes:
+        if reason in CLOSING_NOTES:
             self._add_finished_results()
-            self.conversation.close_open_ends(notes[reason])
+            self.conversation.close_open_ends(CLOSING_NOTES[reason])
 
     def _add_finished_results(self) -> None:
         """After a cancel mid-tools, keep the results of the calls that ran (to the end, or

@@ -20,6 +20,7 @@ import msgspec
 
 from agent_core import events as ev
 from agent_core.agent.approvals import PendingApprovals
+from agent_core.agent.call_views import CallViewRecorder
 from agent_core.agent.conversation import Conversation
 from agent_core.agent.execution_env import ExecutionEnv
 from agent_core.agent.executor import ToolExecutor
@@ -47,6 +48,7 @@ from agent_core.sandbox.session import (
     unsandboxed_bypass_error,
 )
 from agent_core.session.audit import AuditLog
+from agent_core.session.loader import SavedViews
 from agent_core.session.store import SessionStore
 from agent_core.tools.base import FileStamp, Tool
 from agent_core.tools.registry import ToolRegistry
@@ -84,6 +86,7 @@ class Runtime:
         store: SessionStore,
         history: list[Message],
         load_warnings: list[str],
+        saved_views: SavedViews | None = None,
     ) -> None:
         self.opts = opts
         self.cwd = opts.cwd
@@ -91,6 +94,8 @@ class Runtime:
         self._provider = opts.provider
         self._mode = opts.mode
         self.load_warnings = load_warnings
+        # How the loaded history's calls and early-stopped turns looked live (for a front end).
+        self.saved_views = saved_views or SavedViews()
         self.settings_problems = list(opts.settings.problems)
         self.last_stats = TurnStats()
         self._task: asyncio.Task | None = None
@@ -156,7 +161,7 @@ class Runtime:
                 )
                 note = f"{busy}; continuing in a new session {store.session_id} forked from it"
                 loaded.warnings.insert(0, note)
-            return cls(opts, store, loaded.messages, loaded.warnings)
+            return cls(opts, store, loaded.messages, loaded.warnings, loaded.views)
         store = SessionStore.create(opts.paths, model=model, provider=provider, spill_bytes=spill)
         return cls(opts, store, [], [])
 
@@ -242,7 +247,7 @@ class Runtime:
         """Run one user turn; events go to ``events`` (each send waits for the consumer)."""
         if self.running:
             raise RuntimeError("a turn is already running")
-        emit = _emitter(events)
+        emit = _emitter(events, CallViewRecorder(self.store, self.conversation))
         loop = AgentLoop(
             provider=self._provider,
             conversation=self.conversation,
@@ -369,14 +374,21 @@ class Runtime:
         store, loaded = SessionStore.open(
             self.opts.paths, session_id, spill_bytes=self.settings.limits.spill_bytes
         )
-        self._switch(store, loaded.messages, loaded.warnings)
+        self._switch(store, loaded.messages, loaded.warnings, loaded.views)
         return loaded.warnings
 
-    def _switch(self, store: SessionStore, history: list[Message], warnings: list[str]) -> None:
+    def _switch(
+        self,
+        store: SessionStore,
+        history: list[Message],
+        warnings: list[str],
+        views: SavedViews | None = None,
+    ) -> None:
         self.context.close()
         self.store.close()
         self._file_stamps.clear()
         self.load_warnings = warnings
+        self.saved_views = views or SavedViews()
         self._attach(store, history)
 
     def _overhead_texts(self) -> tuple[str, str]:
@@ -417,10 +429,12 @@ class Runtime:
         self.store.close()
 
 
-def _emitter(events: RendezvousChannel[ev.Event] | None) -> Emit:
-    """Send each event to ``events`` (waiting for the consumer), or nowhere."""
+def _emitter(events: RendezvousChannel[ev.Event] | None, views: CallViewRecorder) -> Emit:
+    """Send each event to ``events`` (waiting for the consumer), or nowhere; ``views``
+    writes down how calls and turns ended, whoever is listening."""
 
     async def emit(event: ev.Event) -> None:
+        views.observe(event)
         if events is not None:
             await events.send(event)
 

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from agent_core.llm.base import Provider
     from agent_core.messages import Message
     from agent_core.sandbox.status import SandboxStatus
+    from agent_core.session.loader import SavedViews
     from agent_core.usage import Usage
 
 
@@ -60,6 +61,12 @@ class AgentSession(Protocol):
 
     @property
     def load_warnings(self) -> Sequence[str]: ...
+
+    @property
+    def saved_views(self) -> SavedViews:
+        """How the loaded history's tool calls and early-stopped turns looked live
+        (status, duration, diff), for showing a resumed session as it was seen."""
+        ...
 
     # --- figures -----------------------------------------------------------------
 

@@ -9,14 +9,24 @@ import msgspec
 from agent_core.messages import Message, ThinkingBlock
 from agent_core.session.journal import read_lines
 from agent_core.session.records import (
+    CallViewRecord,
     CompactionRecord,
     CustomRecord,
     MessageRecord,
     MetaRecord,
+    TurnEndRecord,
     decode_record,
 )
 from agent_core.session.redact import REDACTED_THINKING_SIGNATURE
 from agent_core.session.repair import repair_history
+
+
+class SavedViews(msgspec.Struct):
+    """What the live view showed beyond the messages: each call's ending, by call id, and
+    the turns that stopped early, by how many messages came before the stop."""
+
+    calls: dict[str, CallViewRecord] = {}
+    turn_ends: dict[int, TurnEndRecord] = {}
 
 
 class LoadedSession(msgspec.Struct):
@@ -28,6 +38,7 @@ class LoadedSession(msgspec.Struct):
     extras: list[CustomRecord] = []
     # Messages the repair added at the end; the store appends them to the file.
     repaired_tail: list[Message] = []
+    views: SavedViews = msgspec.field(default_factory=SavedViews)
 
 
 def load_session(path: Path) -> LoadedSession:
@@ -36,6 +47,7 @@ def load_session(path: Path) -> LoadedSession:
     warnings: list[str] = []
     extras: list[CustomRecord] = []
     meta: MetaRecord | None = None
+    views = SavedViews()
     unknown = 0
     for number, line, complete in read_lines(path):
         try:
@@ -55,6 +67,11 @@ def load_session(path: Path) -> LoadedSession:
             messages.append(_sendable(record.message))
         elif isinstance(record, CompactionRecord):
             messages = [_sendable(m) for m in record.history]
+            views.turn_ends.clear()  # their positions were in the history it replaced
+        elif isinstance(record, CallViewRecord):
+            views.calls[record.call_id] = record
+        elif isinstance(record, TurnEndRecord):
+            views.turn_ends[len(messages)] = record
         elif isinstance(record, MetaRecord):
             meta = meta or record
         else:
@@ -65,7 +82,7 @@ def load_session(path: Path) -> LoadedSession:
         warnings.append(f"session {path.name}: no session header found")
     history, tail, notes = repair_history(messages)
     warnings.extend(f"session {path.name}: {note}" for note in notes)
-    return LoadedSession(history, warnings, meta, extras, tail)
+    return LoadedSession(history, warnings, meta, extras, tail, views)
 
 
 def _sendable(msg: Message) -> Message:
@@ -89,7 +106,7 @@ def _is_unknown_kind(line: bytes) -> bool:
         data = msgspec.json.decode(line)
     except msgspec.DecodeError:
         return False
-    known = ("meta", "message", "compaction", "custom")
+    known = ("meta", "message", "compaction", "custom", "call_view", "turn_end")
     return (
         isinstance(data, dict) and isinstance(data.get("type"), str) and data["type"] not in known
     )

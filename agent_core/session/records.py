@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -52,7 +52,39 @@ class CustomRecord(_Record, tag="custom"):
     data: dict[str, Any] = {}
 
 
-Record = MetaRecord | MessageRecord | CompactionRecord | CustomRecord
+CallViewStatus = Literal["ok", "error", "denied", "cancelled"]
+
+
+class CallViewRecord(_Record, tag="call_view"):
+    """How a front end showed one tool call when it ended, so a resumed session shows it
+    the same way: the status word, why it was denied, how long it ran, its diff."""
+
+    call_id: str
+    status: CallViewStatus
+    summary: str = ""
+    reason: str = ""
+    duration_ms: int | None = None
+    diff: str | None = None
+    diff_path: str = ""
+    added: int = 0
+    removed: int = 0
+
+
+class TurnEndRecord(_Record, tag="turn_end"):
+    """A turn that ended early (cancelled, an error, a limit), where it ended.
+
+    ``marker`` is the note the history got to stay valid ("[cancelled by user]"),
+    if any: a front end shows the stop instead of that text.
+    """
+
+    stop_reason: str
+    error: str = ""
+    marker: str = ""
+
+
+Record = (
+    MetaRecord | MessageRecord | CompactionRecord | CustomRecord | CallViewRecord | TurnEndRecord
+)
 
 _encoder = msgspec.json.Encoder()
 _decoder = msgspec.json.Decoder(Record)

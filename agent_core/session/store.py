@@ -9,6 +9,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from agent_core.config.paths import MewcodePaths
 from agent_core.errors import MewCodeError
 from agent_core.fsutil import private_dir
@@ -17,11 +19,13 @@ from agent_core.session.journal import AppendOnlyFile, JournalWriteError
 from agent_core.session.loader import LoadedSession, load_session
 from agent_core.session.lock import SessionLock, SessionLocked, lock_path
 from agent_core.session.records import (
+    CallViewRecord,
     CompactionRecord,
     CustomRecord,
     MessageRecord,
     MetaRecord,
     Record,
+    TurnEndRecord,
     encode_record,
     utc_now,
 )
@@ -253,6 +257,19 @@ class SessionStore:
                 tokens_before=record.tokens_before,
                 tokens_after=record.tokens_after,
             )
+        if isinstance(record, CallViewRecord):
+            # Redacted like messages; a big diff is saved to a file and previewed.
+            diff = record.diff
+            if diff is not None:
+                diff = self._redactor.text(self._spill(diff) or diff)
+            return msgspec.structs.replace(
+                record,
+                summary=self._redactor.text(record.summary),
+                reason=self._redactor.text(record.reason),
+                diff=diff,
+            )
+        if isinstance(record, TurnEndRecord):
+            return msgspec.structs.replace(record, error=self._redactor.text(record.error))
         if isinstance(record, CustomRecord):
             return CustomRecord(
                 ts=record.ts, name=record.name, data=self._redactor.value(record.data)

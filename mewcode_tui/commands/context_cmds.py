@@ -109,7 +109,7 @@ async def switch_session(host: SessionHost, session_id: str) -> None:
         return
     from mewcode_tui.transcript import transcript_from_history
 
-    restored = transcript_from_history(rt.history)
+    restored = transcript_from_history(rt.history, rt.saved_views)
     host.transcript.clear()
     host.transcript.prepend(restored)
     await host.chat.reload()

@@ -258,7 +258,7 @@ class MainScreen(Screen):
         self.status.phase = "idle"
         self.refresh_status()
         if runtime.history:
-            restored = transcript_from_history(runtime.history)
+            restored = transcript_from_history(runtime.history, runtime.saved_views)
             self.transcript.prepend(restored)
             await self.chat.reload()
             self.say(f"Resumed session {runtime.session_id} ({len(runtime.history)} messages).")

@@ -24,6 +24,7 @@ from agent_core.llm.base import ChatRequest, Provider, StreamEvent
 from agent_core.messages import Message
 from agent_core.sandbox.session import unsandboxed_bypass_error
 from agent_core.sandbox.status import SandboxStatus
+from agent_core.session.loader import SavedViews
 from agent_core.usage import Usage
 
 Send = Callable[[ev.Event], Awaitable[None]]
@@ -60,6 +61,7 @@ class FakeRuntime:
         self.context_tokens = 0
         self.context_window = 200_000
         self.load_warnings: list[str] = []
+        self.saved_views = SavedViews()
         self.settings_problems: list[str] = []
         self.prompts: list[str] = []
         self.replies: list[ev.ApprovalReply] = []

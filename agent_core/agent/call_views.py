@@ -1,0 +1,76 @@
+"""Keeps in the session file how each tool call and early-stopped turn looked when it ended.
+
+A front end shows more than the messages hold: that a call was denied (not merely an
+error), how long it ran, an edit's diff, that a turn was cancelled. The runtime passes
+every event through ``CallViewRecorder.observe``, which writes that down as it
+happens, so a resumed session is shown as it was seen live.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Protocol
+
+from agent_core import events as ev
+from agent_core.agent.conversation import Conversation, closing_marker
+from agent_core.agent.loop import CLOSING_NOTES
+from agent_core.errors import MewCodeError
+from agent_core.session.records import CallViewRecord, Record, TurnEndRecord
+
+log = logging.getLogger("mewcode.call_views")
+
+
+class RecordSink(Protocol):
+    """Where the records go (the session store)."""
+
+    def append_record(self, record: Record, /) -> None: ...
+
+
+class CallViewRecorder:
+    """Follows one turn's events; writes a record when a call, or the turn, ends."""
+
+    def __init__(self, sink: RecordSink, conversation: Conversation) -> None:
+        self._sink = sink
+        self._conversation = conversation  # to see whether the turn got a closing note
+        self._open: dict[str, CallViewRecord] = {}
+
+    def observe(self, event: ev.Event) -> None:
+        """Note what ``event`` changes in how a call looks (the presenter's rules)."""
+        if isinstance(event, ev.ToolCall):
+            self._open[event.call_id] = CallViewRecord(
+                call_id=event.call_id, status="cancelled", summary=event.summary
+            )
+        elif isinstance(event, ev.PermissionDecision) and event.decision == "deny":
+            if view := self._open.get(event.call_id):
+                view.status, view.reason = "denied", event.reason
+        elif isinstance(event, ev.FileDiff):
+            if view := self._open.get(event.call_id):
+                view.diff, view.diff_path = event.diff, event.path
+                view.added, view.removed = event.added, event.removed
+        elif isinstance(event, ev.ToolResult):
+            if view := self._open.pop(event.call_id, None):
+                if view.status != "denied":
+                    view.status = "error" if event.is_error else "ok"
+                view.duration_ms = event.duration_ms
+                self._write(view)
+        elif isinstance(event, ev.TurnCompleted):
+            for view in self._open.values():  # never finished: shown as cancelled
+                self._write(view)
+            self._open.clear()
+            if event.stop_reason in CLOSING_NOTES:
+                self._write(self._turn_end(event))
+
+    def _turn_end(self, event: ev.TurnCompleted) -> TurnEndRecord:
+        marker = closing_marker(CLOSING_NOTES[event.stop_reason])
+        history = self._conversation.messages
+        last = history[-1] if history else None
+        added = last is not None and last.role == "assistant" and last.text() == marker
+        return TurnEndRecord(
+            stop_reason=event.stop_reason, error=event.error or "", marker=marker if added else ""
+        )
+
+    def _write(self, record: Record) -> None:
+        try:
+            self._sink.append_record(record)
+        except MewCodeError as exc:  # the messages are what matter; the view can go
+            log.warning("could not record how a call looked: %s", exc)

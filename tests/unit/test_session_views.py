@@ -1,0 +1,53 @@
+"""How calls and early-stopped turns looked live, kept in the session file (issue 12, item 5)."""
+
+from __future__ import annotations
+
+from agent_core.messages import Message, TextBlock, user_text
+from agent_core.session import (
+    CallViewRecord,
+    SessionStore,
+    TurnEndRecord,
+    load_session,
+)
+
+
+def test_views_load_by_call_id_and_turn_ends_by_position_and_are_redacted(paths) -> None:
+    secret = "sk-ant-api03-verysecretvalue"
+    store = SessionStore.create(paths, model="m", provider="p", env={"ANTHROPIC_API_KEY": secret})
+    store.append_message(user_text("go"))
+    store.append_record(
+        CallViewRecord(
+            call_id="e1",
+            status="ok",
+            summary="app.py",
+            duration_ms=12,
+            diff=f"--- a/app.py\n+++ b/app.py\n@@ -1 +1 @@\n-k = 1\n+k = '{secret}'\n",
+            diff_path="app.py",
+            added=1,
+            removed=1,
+        )
+    )
+    store.append_message(Message(role="assistant", content=[TextBlock("[cancelled by user]")]))
+    store.append_record(TurnEndRecord(stop_reason="cancelled", marker="[cancelled by user]"))
+    store.close()
+
+    assert secret not in store.path.read_text()
+    loaded = load_session(store.path)
+    assert loaded.warnings == []
+    view = loaded.views.calls["e1"]
+    assert (view.status, view.duration_ms, view.added, view.removed) == ("ok", 12, 1, 1)
+    assert view.diff is not None and "+k = '[REDACTED]'" in view.diff
+    # The stop came after the second message.
+    assert loaded.views.turn_ends[2].stop_reason == "cancelled"
+
+
+def test_a_compaction_drops_the_turn_ends_of_the_history_it_replaced(paths) -> None:
+    store = SessionStore.create(paths, model="m", provider="p", env={})
+    store.append_message(user_text("go"))
+    store.append_message(Message(role="assistant", content=[TextBlock("[cancelled by user]")]))
+    store.append_record(TurnEndRecord(stop_reason="cancelled"))
+    store.append_compaction(
+        [user_text("summary"), Message(role="assistant", content=[TextBlock("ok")])], 100, 10
+    )
+    store.close()
+    assert load_session(store.path).views.turn_ends == {}
