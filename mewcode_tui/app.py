@@ -6,11 +6,12 @@ import gc
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from textual.app import App
+from textual.app import App, SystemCommand
+from textual.screen import Screen
 
 from mewcode_tui.screens.main import MainScreen, RuntimeOpener
 from mewcode_tui.session_start import TuiOptions
@@ -92,6 +93,22 @@ class MewCodeApp(App[int]):
 
         if not await copy_with(command, text):
             App.copy_to_clipboard(self, text)
+
+    # --- themes: /theme is the one theme command, and it saves the choice ----------
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterator[SystemCommand]:
+        # Textual's own "Theme" entry would switch without saving, beside /theme.
+        for command in super().get_system_commands(screen):
+            if command.callback != self.action_change_theme:
+                yield command
+
+    def search_themes(self) -> None:
+        """The theme picker; a choice runs /theme, which switches and saves it."""
+        from textual.command import CommandPalette
+
+        from mewcode_tui.palette import ThemeChoices
+
+        self.push_screen(CommandPalette(providers=[ThemeChoices], placeholder="Search for themes…"))
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """Textual's defaults plus MewCode's semantic colours, which a theme may override."""

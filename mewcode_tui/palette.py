@@ -1,4 +1,4 @@
-"""Ctrl+P command palette: slash commands and screen actions."""
+"""Ctrl+P command palette: slash commands, screen actions and the theme picker."""
 
 from __future__ import annotations
 
@@ -24,7 +24,9 @@ class MewCodeCommands(Provider):
         ]
         for command in screen.registry.all():
             label = "/" + command.name
-            if command.usage:
+            if command.name == "theme":
+                action = screen.app.search_themes  # a list of themes; the choice runs /theme
+            elif command.usage:
                 action = partial(screen.prefill, label + " ")
             else:
                 action = partial(screen.run_command_text, label)
@@ -41,3 +43,33 @@ class MewCodeCommands(Provider):
             score = matcher.match(label)
             if score > 0:
                 yield Hit(score, matcher.highlight(label), action, help=help_text)
+
+
+class ThemeChoices(Provider):
+    """The registered themes; choosing one runs ``/theme NAME``, which switches and saves it."""
+
+    def _choose(self, name: str) -> None:
+        from mewcode_tui.app import MewCodeApp
+
+        if isinstance(self.app, MewCodeApp):
+            self.app.main_screen.run_command_text(f"/theme {name}")
+
+    def _themes(self) -> list[tuple[str, str]]:
+        current = self.app.theme
+        return [(n, "current" if n == current else "") for n in sorted(self.app.available_themes)]
+
+    async def discover(self) -> Hits:
+        for name, help_text in self._themes():
+            yield DiscoveryHit(name, partial(self._choose, name), help=help_text or None)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, help_text in self._themes():
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(
+                    score,
+                    matcher.highlight(name),
+                    partial(self._choose, name),
+                    help=help_text or None,
+                )

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from textual.command import CommandList, CommandPalette
+from textual.command import CommandList
 
 from agent_core.config.settings import Settings
 from mewcode_tui.app import MewCodeApp
 from mewcode_tui.session_start import TuiOptions
-from tests.tui.conftest import wait_until
-from tests.tui.fakes import FakeRuntime
+from mewcode_tui.transcript import UserEntry
+from tests.tui.conftest import session_started, wait_until
 
 
 async def test_first_run_shows_setup_then_starts_the_demo(project, paths):
@@ -56,16 +56,30 @@ def highlighted_command(app) -> str:
     return str(commands.get_option_at_index(commands.highlighted).prompt)
 
 
-async def test_palette_lists_slash_commands_and_runs_them(make_app, project):
-    runtime = FakeRuntime(project)
-    app = make_app(runtime)
+async def test_palette_lists_slash_commands_and_runs_them(options):
+    # The real runtime, so the mode the palette sets is the one the session enforces.
+    from tests.helpers.scripted import ScriptedProvider
+    from tests.tui.test_main_real_runtime import make_real_app
+    from tests.tui.test_palette_theme import search_palette
+
+    app = make_real_app(options, ScriptedProvider([]))
     async with app.run_test(size=(100, 34)) as pilot:
-        screen = app.main_screen
-        await wait_until(pilot, lambda: screen.runtime is not None)
+        screen = await session_started(pilot, app)
         await pilot.press("ctrl+p")
-        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
-        await pilot.press(*"/cost")
-        # The palette searches in the background: enter runs what is highlighted once it has.
-        await wait_until(pilot, lambda: "/cost" in highlighted_command(app))
+        # "cost", not "/cost": typed into the prompt it would be sent to the model.
+        shown = await search_palette(pilot, app, "cost")
+        assert any(line.startswith("/cost") for line in shown), shown
+        await wait_until(pilot, lambda: highlighted_command(app).startswith("/cost"))
         await pilot.press("enter")
         await wait_until(pilot, lambda: "Cost this session" in str(screen.transcript.last))
+        assert app.screen is screen and screen.prompt.text == ""
+        assert not [e for e in screen.transcript.entries if isinstance(e, UserEntry)]
+
+        # A screen action: the mode changes in the status bar and in the session.
+        assert screen.runtime.mode == "default"
+        await pilot.press("ctrl+p")
+        await search_palette(pilot, app, "cycle mode")
+        await wait_until(pilot, lambda: highlighted_command(app).startswith("Cycle permission"))
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: screen.runtime.mode == "acceptEdits")
+        assert screen.status.mode == "acceptEdits" and screen.prompt.text == ""
