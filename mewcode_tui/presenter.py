@@ -30,6 +30,16 @@ CALL_STATUS: dict[ev.Decision, CallStatus] = {
 }
 
 
+def working_label(event: ev.Status) -> str | None:
+    """What the working indicator says in this phase; None where it is hidden."""
+    if event.phase == "thinking":
+        return "Thinking…"
+    if event.phase == "tool":
+        detail = event.detail.splitlines()[0] if event.detail.strip() else "a tool"
+        return f"Running {detail}…"
+    return None  # streaming text, an approval dialog, or idle: nothing to wait for
+
+
 class PresenterHost(Protocol):
     """What the presenter needs from the screen besides the widgets."""
 
@@ -38,6 +48,10 @@ class PresenterHost(Protocol):
     def mode_changed(self, mode: str) -> None: ...
 
     def turn_clock(self, running: bool) -> None: ...
+
+    def working(self, label: str | None) -> None:
+        """Show the working indicator with ``label``, or hide it (None)."""
+        ...
 
 
 class TurnPresenter:
@@ -110,8 +124,10 @@ class TurnPresenter:
         self._error_shown = False
         self.status.phase = "thinking"
         self.host.turn_clock(True)
+        self.host.working("Thinking…")
 
     async def on_message_delta(self, event: ev.MessageDelta) -> None:
+        self.host.working(None)  # the answer itself shows that something is happening
         self._streamed = True
         self.answer.add(event.text)
 
@@ -224,6 +240,7 @@ class TurnPresenter:
     async def on_status(self, event: ev.Status) -> None:
         self.status.phase = event.phase
         self.status.phase_detail = event.detail
+        self.host.working(working_label(event))
 
     async def on_mode_changed(self, event: ev.ModeChanged) -> None:
         self.host.mode_changed(event.mode)
@@ -252,6 +269,7 @@ class TurnPresenter:
                 self._refresh_call(record)
         self.status.phase = "idle"
         self.status.phase_detail = ""
+        self.host.working(None)
         self.host.turn_clock(False)
         if event.stop_reason == "error" and not self._error_shown:
             await self.say("error", event.error or "The turn failed.")

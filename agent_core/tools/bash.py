@@ -105,8 +105,9 @@ class BashTool:
     plan_mode: ClassVar[PlanMode] = "hidden"
 
     def summary(self, args: BashParams) -> str:
+        # The command itself: the description is shown beside it, as secondary text.
         lines = args.command.strip().splitlines()
-        text = args.description or (lines[0] if lines else "")
+        text = (lines[0] if lines else "") + (" …" if len(lines) > 1 else "")
         text = text if len(text) <= 80 else text[:79] + "…"
         return text + (" (background)" if args.run_in_background else "")
 

@@ -36,6 +36,7 @@ from mewcode_tui.widgets.completion_menu import CompletionMenu
 from mewcode_tui.widgets.prompt_input import PromptInput
 from mewcode_tui.widgets.status_bar import StatusBar, short_path
 from mewcode_tui.widgets.tool_call_view import ToolCallLine
+from mewcode_tui.widgets.working_indicator import WorkingIndicator
 
 if TYPE_CHECKING:
     from agent_core.agent.session_api import AgentSession
@@ -148,6 +149,7 @@ class MainScreen(Screen):
     def compose(self) -> ComposeResult:
         menu = CompletionMenu(id="completion")
         yield ChatLog(self.transcript, id="chat")
+        yield WorkingIndicator(self.clock, id="working")
         yield menu
         yield PromptInput(menu, id="prompt")
         yield StatusBar(id="status")
@@ -157,6 +159,7 @@ class MainScreen(Screen):
         self.prompt = self.query_one(PromptInput)
         self.menu = self.query_one(CompletionMenu)
         self.status = self.query_one(StatusBar)
+        self.indicator = self.query_one(WorkingIndicator)
         self.status.cwd = short_path(self.options.cwd)
         self.status.mode = self.mode
         self.status.model = self.options.model or ""
@@ -371,6 +374,18 @@ class MainScreen(Screen):
             self.status.elapsed = self.clock() - self._turn_started
             self._turn_started = None
 
+    def working(self, label: str | None) -> None:
+        """Show the working indicator (elapsed time counted from the turn's start), or hide it."""
+        if label is None:
+            if self.indicator.working:
+                self.indicator.hide()
+            return
+        from mewcode_tui.keymap import key_hint
+
+        since = self._turn_started if self._turn_started is not None else self.clock()
+        key = key_hint(self.app, self.BINDINGS, "mewcode.cancel_turn")
+        self.indicator.show(label, since, f"{key} to interrupt")
+
     def _tick(self) -> None:
         if self._turn_started is not None:
             self.status.elapsed = self.clock() - self._turn_started
@@ -413,6 +428,7 @@ class MainScreen(Screen):
                 self.status.phase = "idle"
                 self.say(f"The turn failed: {failure}", "error")
         finally:
+            self.working(None)  # however the turn ended
             self._turn_task = None
             self.turn_active = False
             self.refresh_status()

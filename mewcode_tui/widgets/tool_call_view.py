@@ -63,6 +63,10 @@ def call_line(record: ToolCallRecord, app: App[object]) -> Text:
     text.append(record.tool, style="bold")
     if record.summary:
         text.append(" " + record.summary.splitlines()[0], style="")
+    # A call's own account of itself (Bash's description) follows what it runs, dimmed.
+    description = record.input.get("description")
+    if isinstance(description, str) and description.strip():
+        text.append(" · " + description.strip().splitlines()[0], style="dim")
     extras = []
     if record.diff is not None:
         extras.append(

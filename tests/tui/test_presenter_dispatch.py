@@ -65,6 +65,9 @@ class RecordingHost:
     def turn_clock(self, running: bool) -> None:
         self.calls.append(f"turn_clock({running})")
 
+    def working(self, label: str | None) -> None:
+        self.calls.append(f"working({label})")
+
 
 class PresenterApp(App[None]):
     """Just the widgets the presenter drives."""
