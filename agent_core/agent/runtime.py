@@ -179,9 +179,6 @@ class Runtime:
         self._tool_state.sandbox_policy = session_policy(
             self.opts.paths, self.settings, store.dir, rules=self.opts.cli_rules
         )
-        self.meter.context_tokens = (
-            self.context.estimate(history, self._overhead_tokens()) if history else 0
-        )
 
     # --- read-only views ---------------------------------------------------
 
@@ -215,8 +212,8 @@ class Runtime:
 
     @property
     def context_tokens(self) -> int:
-        """How full the window is: the last request's figure, or an estimate after a change."""
-        return self.meter.context_tokens
+        """How full the window is: the one figure the status bar, /status and /context show."""
+        return self.context.estimate(self.history, self._overhead_tokens())
 
     @property
     def context_window(self) -> int:
@@ -346,7 +343,6 @@ class Runtime:
             await _close_provider(old)
         info = model_info(new.model)
         self.context.resize(info.context_window, self.settings.limits.max_output_tokens)
-        self.meter.context_tokens = self.context.estimate(self.history, self._overhead_tokens())
 
     def answer_approval(self, approval_id: str, reply: ev.ApprovalReply) -> bool:
         """Answer a waiting approval request; False when none waits under that id."""
@@ -419,7 +415,6 @@ class Runtime:
             self.conversation.replace(
                 outcome.new_history, outcome.tokens_before, outcome.tokens_after
             )
-        self.meter.context_tokens = self.context.estimate(self.history, self._overhead_tokens())
         return outcome
 
     async def close(self) -> None:

@@ -16,26 +16,22 @@ from typing import Literal
 import msgspec
 
 from agent_core.config.settings import Limits
+from agent_core.context.breakdown import estimated_parts, fit_parts
 from agent_core.context.compaction import (
     SplitPlan,
     build_compacted_history,
     compaction_budget,
     compaction_reason,
-    is_summary,
     plan_split,
     restore_block,
 )
 from agent_core.context.restore import read_snapshots
 from agent_core.context.spill import SpillLedger
 from agent_core.context.summarizer import SummaryError, summarise
-from agent_core.context.tokens import (
-    estimate_block_tokens,
-    estimate_message_tokens,
-    estimate_tokens,
-)
+from agent_core.context.tokens import estimate_message_tokens, estimate_tokens
 from agent_core.errors import MewCodeError
 from agent_core.llm.base import Provider
-from agent_core.messages import Message, ToolResultBlock
+from agent_core.messages import Message
 from agent_core.usage import Usage
 
 Trigger = Literal["auto", "manual"]
@@ -98,11 +94,12 @@ class ContextManager:
         self.context_tokens = usage.prompt_tokens + usage.output_tokens
 
     def estimate(self, history: Sequence[Message], overhead_tokens: int = 0) -> int:
-        """Input tokens of the next request: last usage + what was appended since, else an estimate."""
-        if self._usage_at is not None:
-            length, anchor = self._usage_at
-            if length <= len(history) and (length == 0 or history[length - 1] is anchor):
-                return self._usage_prompt + estimate_message_tokens(history[length:])
+        """Input tokens of the next request: last usage + what was appended since, else an estimate.
+
+        This is the one context figure: the status bar, ``/status`` and ``/context`` show it.
+        """
+        if self._usage_at is not None and self.counted(history):
+            return self._usage_prompt + estimate_message_tokens(history[self._usage_at[0] :])
         return overhead_tokens + estimate_message_tokens(history)
 
     async def before_round(
@@ -179,31 +176,25 @@ class ContextManager:
         self._mark_sent(outcome.new_history)
         return outcome
 
+    def counted(self, history: Sequence[Message]) -> bool:
+        """Whether ``estimate`` starts from the provider's count (else it is all estimated)."""
+        if self._usage_at is None:
+            return False
+        length, anchor = self._usage_at
+        return length <= len(history) and (length == 0 or history[length - 1] is anchor)
+
     def breakdown(
         self, history: Sequence[Message], system_text: str, tools_json: str
     ) -> dict[str, int]:
-        """Estimated tokens by category for ``/context``."""
-        summary = messages = results = 0
-        for msg in history:
-            if is_summary(msg):
-                summary += estimate_message_tokens([msg])
-                continue
-            for block in msg.content:
-                if isinstance(block, ToolResultBlock):
-                    results += estimate_block_tokens(block)
-                else:
-                    messages += estimate_block_tokens(block)
-        parts = {
-            "system_prompt": estimate_tokens(system_text),
-            "tool_definitions": estimate_tokens(tools_json),
-            "summary": summary,
-            "messages": messages,
-            "tool_results": results,
-        }
-        total = sum(parts.values())
+        """Tokens by category for ``/context``; they add up to ``estimate`` (its "total")."""
+        system, tools = estimate_tokens(system_text), estimate_tokens(tools_json)
+        total = self.estimate(history, system + tools)
+        counted = self.counted(history)
+        parts = fit_parts(estimated_parts(history, system, tools), total, counted=counted)
         return {
             **parts,
             "total": total,
+            "counted": int(counted),
             "context_window": self.context_window,
             "compaction_budget": self.budget,
             "free": max(self.context_window - total, 0),

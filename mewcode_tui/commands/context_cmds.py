@@ -44,11 +44,9 @@ def _idle_session(host: SessionHost, action: str) -> AgentSession | None:
 
 
 def _show_context_estimate(host: SessionHost, rt: AgentSession) -> int:
-    """After a switch or a summary the last usage figure is stale: show (and return) the estimate."""
-    host.refresh_status()
-    tokens = rt.context_breakdown()["total"]
-    host.status.context_tokens = tokens
-    return tokens
+    """After a switch or a summary the last usage figure is stale: show (and return) the new one."""
+    host.refresh_status()  # the status bar reads rt.context_tokens, as /status and /context do
+    return rt.context_tokens
 
 
 # --- /resume ------------------------------------------------------------------
@@ -134,9 +132,8 @@ def compact(host: SessionHost, args: str) -> None:
 async def _compact(host: SessionHost, rt: AgentSession, instructions: str) -> None:
     from agent_core.context import CompactionError
 
-    # Before and after are measured the same way as /context and the status
-    # bar (system prompt and tools included), so the three figures agree.
-    before = rt.context_breakdown()["total"]
+    # Before and after are the figure /context, /status and the status bar show.
+    before = rt.context_tokens
     outcome = None
     try:
         outcome = await rt.compact(instructions)
@@ -189,7 +186,13 @@ def context_table(breakdown: dict[str, int]) -> str:
         lines.append(
             f"  {label:<17}{tokens:>9,} {percent:>5.1f}%  {usage_bar(tokens, window)}".rstrip()
         )
-    lines.append("Figures are estimates (about 4 characters a token).")
+    if breakdown.get("counted"):
+        lines.append(
+            "The total is the provider's count for the last request plus an estimate of what "
+            "came since; categories are estimated (about 4 characters a token) and scaled to it."
+        )
+    else:
+        lines.append("Figures are estimates (about 4 characters a token).")
     return "\n".join(lines)
 
 

@@ -229,16 +229,15 @@ class SlowCompactRuntime(FakeRuntime):
         super().__init__(cwd)
         self.release = asyncio.Event()
         self.compacted = False
+        self.context_tokens = 9_000
 
     async def compact(self, instructions: str = ""):
         from agent_core.context import CompactionOutcome
 
         await self.release.wait()
         self.compacted = True
+        self.context_tokens = 1_000
         return CompactionOutcome([], 8_000, 700, summarised_messages=12)
-
-    def context_breakdown(self) -> dict[str, int]:
-        return {"total": 1_000 if self.compacted else 9_000}
 
 
 async def test_compact_shows_progress_and_queues_prompts_typed_meanwhile(make_app, project):
