@@ -48,9 +48,18 @@ class _Event(msgspec.Struct, tag_field="type", kw_only=True, omit_defaults=False
     pass
 
 
+class AttachedFile(msgspec.Struct, frozen=True):
+    """A file an @-mention attached to the prompt: its path, size, and bytes sent."""
+
+    path: str
+    size: int
+    shown: int
+
+
 class TurnStarted(_Event, tag="turn.started"):
     turn_id: str
     input: str
+    attachments: list[AttachedFile] = []
 
 
 class MessageDelta(_Event, tag="message.delta"):

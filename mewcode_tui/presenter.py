@@ -16,6 +16,7 @@ from mewcode_tui.transcript import (
     TodoEntry,
     ToolCallRecord,
     Transcript,
+    UserEntry,
     answer_entries,
 )
 
@@ -125,6 +126,19 @@ class TurnPresenter:
         self.status.phase = "thinking"
         self.host.turn_clock(True)
         self.host.working("Thinking…")
+        if event.attachments:
+            await self._show_attachments(event.attachments)
+
+    async def _show_attachments(self, files: list[ev.AttachedFile]) -> None:
+        """Chips under the prompt the user sent: the files its @-mentions attached."""
+        entry = next(
+            (e for e in reversed(self.transcript.entries) if isinstance(e, UserEntry)), None
+        )
+        if entry is None:
+            return
+        entry.attachments = list(files)
+        if (view := self.log.view(entry)) is not None:
+            await view.entry_changed()
 
     async def on_message_delta(self, event: ev.MessageDelta) -> None:
         self.host.working(None)  # the answer itself shows that something is happening

@@ -17,6 +17,7 @@ import msgspec
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
+    from agent_core.events import AttachedFile
     from agent_core.messages import Message
 
 PREVIEW_CHARS = 4_000
@@ -89,6 +90,7 @@ class ToolCallRecord(msgspec.Struct):
 
 class UserEntry(msgspec.Struct):
     text: str
+    attachments: list[AttachedFile] = msgspec.field(default_factory=list)  # @-mentioned files
 
 
 class AssistantEntry(msgspec.Struct):
@@ -385,9 +387,11 @@ def _add_message(transcript: Transcript, message: Message, calls: Mapping[str, S
     if message.role == "assistant" and message.text() == ACK_TEXT:
         return  # the model's acknowledgement of the summary
     if message.role == "user":
-        texts = [b.text for b in message.content if isinstance(b, TextBlock)]
+        from agent_core.attached_files import attachments_of
+
+        texts, attached = attachments_of(message)
         if texts:
-            transcript.add(UserEntry("\n".join(texts)))
+            transcript.add(UserEntry("\n".join(texts), attached))
         for block in message.content:
             if isinstance(block, ToolResultBlock):
                 record = transcript.calls.get(block.tool_use_id)

@@ -17,6 +17,7 @@ from typing import Protocol
 import msgspec
 
 from agent_core import events as ev
+from agent_core.agent.attachments import PromptAttachments
 from agent_core.agent.conversation import Conversation
 from agent_core.agent.executor import ToolExecutor
 from agent_core.agent.scheduler import run_ordered
@@ -104,14 +105,21 @@ class AgentLoop:
         self.meter = meter
         self.stats = TurnStats()
 
-    async def run(self, turn_id: str, text: str) -> ev.TurnCompleted:
+    async def run(
+        self, turn_id: str, text: str, attached: PromptAttachments | None = None
+    ) -> ev.TurnCompleted:
         final_text, iterations = "", 0
         reason: ev.StopReason = "end_turn"
         error: str | None = None
         unknown_streak = 0
         try:
-            await self.emit(ev.TurnStarted(turn_id=turn_id, input=text))
-            self.conversation.append(user_text(text))
+            attached = attached or PromptAttachments()
+            await self.emit(ev.TurnStarted(turn_id=turn_id, input=text, attachments=attached.files))
+            for note in attached.notes:
+                await self.emit(ev.Notice(level="warning", message=note))
+            message = user_text(text)
+            message.content.extend(attached.blocks)  # the @-mentioned files, after the text
+            self.conversation.append(message)
             while True:
                 if iterations >= self.limits.max_iterations:
                     raise _Stop("max_iterations")

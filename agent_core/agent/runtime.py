@@ -20,6 +20,7 @@ import msgspec
 
 from agent_core import events as ev
 from agent_core.agent.approvals import PendingApprovals
+from agent_core.agent.attachments import AttachmentBudget, attach_mentions
 from agent_core.agent.call_views import CallViewRecorder
 from agent_core.agent.conversation import Conversation
 from agent_core.agent.execution_env import ExecutionEnv
@@ -256,7 +257,10 @@ class Runtime:
         )
         self.last_stats = loop.stats
         prompt = self._sized_prompt(text)
-        self._task = asyncio.create_task(loop.run(f"turn_{next(_turn_ids)}", prompt))
+        limits = self.settings.limits
+        budget = AttachmentBudget(limits.attach_file_bytes, limits.attach_prompt_bytes)
+        attached = await asyncio.to_thread(attach_mentions, text, self.cwd, self.gate, budget)
+        self._task = asyncio.create_task(loop.run(f"turn_{next(_turn_ids)}", prompt, attached))
         try:
             return await asyncio.shield(self._task)
         except asyncio.CancelledError:

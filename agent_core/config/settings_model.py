@@ -39,6 +39,8 @@ class Limits(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
     compaction_budget_ratio: float = 0.8
     history_cap_messages: int = 100
     retries: int = 4
+    attach_file_bytes: int = 100_000  # an @-mentioned file's content sent with the prompt
+    attach_prompt_bytes: int = 256_000  # all @-mentioned files of one prompt together
 
 
 class SandboxSettings(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):

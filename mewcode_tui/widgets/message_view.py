@@ -12,18 +12,33 @@ from mewcode_tui.transcript import (
     ThinkingEntry,
     TodoEntry,
     UserEntry,
+    human_size,
 )
 
 
+def user_message_text(entry: UserEntry) -> Text:
+    """What the user typed, then one chip per attached file (name and size)."""
+    text = Text(entry.text)
+    if entry.attachments:
+        text.append("\n")
+        for i, attached in enumerate(entry.attachments):
+            size = human_size(attached.size)
+            if attached.shown < attached.size:
+                size = f"first {human_size(attached.shown)} of {size}"
+            text.append(" " if i else "")
+            text.append(f" ⎘ {attached.path} · {size} ", style="reverse")
+    return text
+
+
 class UserMessageView(Static):
-    """What the user typed."""
+    """What the user typed, with the files it attached."""
 
     def __init__(self, entry: UserEntry) -> None:
-        super().__init__(Text(entry.text), markup=False)
+        super().__init__(user_message_text(entry), markup=False)
         self.entry = entry
 
     async def entry_changed(self) -> None:
-        self.update(Text(self.entry.text))
+        self.update(user_message_text(self.entry))
 
 
 class ThinkingView(Static, can_focus=True):
