@@ -34,7 +34,10 @@ class DiffScreen(ModalScreen[None]):
         self._split = split
 
     def compose(self) -> ComposeResult:
-        panel = DiffPanel(self.unified_diff, self.path, self._split, max_lines=VIEWER_MAX_LINES)
+        # Long lines wrap (as Claude Code's do): at 80 columns nothing is cut off.
+        panel = DiffPanel(
+            self.unified_diff, self.path, self._split, max_lines=VIEWER_MAX_LINES, wrap=True
+        )
         yield Static(
             Content.from_markup(
                 "$path  [$text-success]+$added[/] [$text-error]-$removed[/]  [dim]$note[/]",

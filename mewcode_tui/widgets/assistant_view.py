@@ -27,7 +27,24 @@ class AnswerFence(MarkdownFence):
     tries every lexer (tens of milliseconds, and imports on first use). A
     stream often shows an opening fence before its language arrives, so that
     guess would stall the UI once per code block; Rich does not guess either.
+
+    Long lines wrap, as in Claude Code and in the finished view (Rich wraps
+    code): Textual's fence scrolls them sideways with no scrollbar, so at 80
+    columns their ends were simply out of sight.
     """
+
+    DEFAULT_CSS = """
+    AnswerFence {
+        overflow: hidden hidden;
+        & > Label {
+            width: 1fr;
+        }
+    }
+    """
+
+    @property
+    def allow_horizontal_scroll(self) -> bool:
+        return False  # wrapped: there is nothing to the side
 
     @classmethod
     def highlight(cls, code: str, language: str, ansi: bool = False, dark: bool = False):

@@ -88,7 +88,30 @@ async def test_ctrl_o_expands_and_collapses_everything(make_app, project):
         assert not screen.query(ToolCallDetail)
 
 
-async def test_d_on_an_edit_opens_the_full_diff(make_app, project):
+# 150 characters each; "w" and "v" appear nowhere else on the viewer's screen.
+LONG_OLD = "z = 0  # " + "w" * 130 + " old-tail-end"
+LONG_NEW = "z = 1  # " + "v" * 130 + " last-line-end"
+LONG_DIFF = f"--- a/a.py\n+++ b/a.py\n@@ -1,2 +1,2 @@\n x = 1\n-{LONG_OLD}\n+{LONG_NEW}\n"
+
+
+def screen_lines(app) -> list[str]:
+    """The rows the terminal shows now, as text."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
+
+
+def one_long_edit(diff: str):
+    async def script(send, prompt):
+        await send(ev.TurnStarted(turn_id="t", input=prompt))
+        await send(ev.AssistantMessage(content=[], usage=Usage()))
+        await send(tool_call("e1", "Edit", "a.py", file_path="a.py"))
+        await send(ev.PermissionDecision(call_id="e1", decision="allow", layer="mode", reason="ok"))
+        await send(ev.FileDiff(call_id="e1", path="a.py", diff=diff, added=1, removed=1))
+        await send(tool_result("e1", "Edit", "edited a.py", 30))
+
+    return script
+
+
+async def test_d_on_an_edit_opens_the_full_diff_in_both_layouts(make_app, project):
     from mewcode_tui.screens.diff_screen import DiffScreen
 
     runtime = FakeRuntime(project, [two_rounds])
@@ -96,8 +119,51 @@ async def test_d_on_an_edit_opens_the_full_diff(make_app, project):
     async with app.run_test(size=(100, 30)) as pilot:
         await run_one_turn(pilot, app, runtime)
         await pilot.press("tab", "d")
-        await pilot.pause()
-        assert isinstance(app.screen, DiffScreen)
+        await wait_until(pilot, lambda: isinstance(app.screen, DiffScreen))
+        await wait_until(pilot, lambda: any("y = 3" in line for line in screen_lines(app)))
+        lines = screen_lines(app)
+        removed = [n for n, line in enumerate(lines) if "y = 2" in line]
+        added = [n for n, line in enumerate(lines) if "y = 3" in line]
+        assert "a.py" in lines[0] and "+1" in lines[0] and "-1" in lines[0]
+        assert len(removed) == len(added) == 1 and removed[0] < added[0]  # unified: one above
+        assert any("x = 1" in line for line in lines)
+
+        await pilot.press("s")
+        await wait_until(pilot, lambda: app.screen.panel.split)
+        # Side by side: the old and new line on one row.
+        await wait_until(
+            pilot, lambda: any("y = 2" in line and "y = 3" in line for line in screen_lines(app))
+        )
+        await pilot.press("u")
+        await wait_until(
+            pilot,
+            lambda: any("y = 3" in line and "y = 2" not in line for line in screen_lines(app)),
+        )
+        assert not any("y = 2" in line and "y = 3" in line for line in screen_lines(app))
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not isinstance(app.screen, DiffScreen))
+
+
+async def test_the_full_diff_shows_a_long_lines_end_at_80_columns(make_app, project):
+    from mewcode_tui.screens.diff_screen import DiffScreen
+
+    runtime = FakeRuntime(project, [one_long_edit(LONG_DIFF)])
+    app = make_app(runtime)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await run_one_turn(pilot, app, runtime)
+        await pilot.press("tab", "d")
+        await wait_until(pilot, lambda: isinstance(app.screen, DiffScreen))
+        for key, split in (("u", False), ("s", True)):
+            await pilot.press(key)
+            await wait_until(pilot, lambda split=split: app.screen.panel.split == split)
+            # Wrapped onto the following rows, nothing cut: every character is on screen.
+            await wait_until(
+                pilot,
+                lambda: (
+                    "".join(screen_lines(app)).count("w") == 130
+                    and "".join(screen_lines(app)).count("v") == 130
+                ),
+            )
 
 
 async def test_the_footer_offers_only_keys_that_act_on_the_focused_call(make_app, project):
