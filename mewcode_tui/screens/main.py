@@ -220,6 +220,10 @@ class MainScreen(Screen):
         except (OSError, MewCodeError) as exc:
             self.say(f"Your choice was not saved: {exc}", "warning")
         self.options, self._env = options_after_setup(self.options, choice)
+        # The demo runs in a scratch copy: everything tied to the folder follows it.
+        self.paths, self.settings = self.options.paths, self.options.settings
+        self.status.cwd = short_path(self.options.cwd)
+        self._files, self._registry = None, None
         if choice.api_key:
             self.say(
                 f"Saved provider {choice.provider} in {self.paths.user_settings}; the key is in "

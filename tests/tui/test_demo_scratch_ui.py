@@ -116,4 +116,6 @@ async def test_the_demo_chosen_on_first_run_works_in_a_scratch_copy(real_project
         scratch = screen.runtime.cwd
         assert scratch != real_project and (scratch / "README.md").is_file()
         assert any(short_path(scratch) in text for text in notices(screen))
+        assert screen.status.cwd == short_path(scratch)  # the status bar names the copy too
+        assert screen.paths.project == scratch
     assert tree_digest(real_project) == before
