@@ -8,6 +8,8 @@ is deleted, with the demo session's files, when the process exits.
 from __future__ import annotations
 
 import atexit
+import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -51,8 +53,11 @@ def _small_top_level_files(source: Path) -> list[Path]:
 
 def open_demo_workspace(paths: MewcodePaths) -> MewcodePaths:
     """Copy ``paths.project`` into a scratch folder; the paths for the copy, removed at exit."""
+    sweep_stale_workspaces(Path(tempfile.gettempdir()))
     root = Path(tempfile.mkdtemp(prefix=PREFIX))
-    (root / MARKER).write_text(f"a scratch copy of {paths.project}, deleted at exit\n")
+    (root / MARKER).write_text(
+        f"a scratch copy of {paths.project}, deleted at exit\npid {os.getpid()}\n"
+    )
     copy = root / (paths.project.name or "project")
     copy.mkdir()
     copied = 0
@@ -74,3 +79,36 @@ def remove_demo_workspace(scratch: MewcodePaths) -> None:
     if is_demo_workspace(scratch.project):
         shutil.rmtree(scratch.project.parent, ignore_errors=True)
         shutil.rmtree(scratch.sessions_dir, ignore_errors=True)
+
+
+def _owner_alive(marker: Path) -> bool:
+    """Whether the process that made a scratch copy still runs (unknown: assume it does)."""
+    try:
+        found = re.search(r"^pid (\d+)$", marker.read_text(), re.MULTILINE)
+    except OSError:
+        return True
+    if found is None:
+        return True
+    try:
+        os.kill(int(found.group(1)), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process, or no permission to ask: leave it alone
+        return True
+    return True
+
+
+def sweep_stale_workspaces(tmp: Path) -> int:
+    """Delete scratch copies whose demo was killed before it could clean up; how many."""
+    removed = 0
+    for root in tmp.glob(PREFIX + "*"):
+        marker = root / MARKER
+        if (
+            root.is_dir()
+            and not root.is_symlink()
+            and marker.is_file()
+            and not _owner_alive(marker)
+        ):
+            shutil.rmtree(root, ignore_errors=True)
+            removed += 1
+    return removed

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from agent_core.config.paths import MewcodePaths
@@ -44,3 +45,24 @@ def test_an_empty_folder_gets_a_sample_readme(
     assert "Sample project" in (scratch.project / "README.md").read_text()
     assert list(project.iterdir()) == []
     remove_demo_workspace(scratch)
+
+
+def test_a_copy_left_by_a_killed_demo_is_swept_and_a_live_one_is_kept(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    from agent_core.llm.demo_workspace import MARKER, PREFIX, sweep_stale_workspaces
+
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    stale, live, foreign = tmp_path / f"{PREFIX}a", tmp_path / f"{PREFIX}b", tmp_path / f"{PREFIX}c"
+    for root, note in ((stale, f"pid {dead}\n"), (live, f"pid {os.getpid()}\n"), (foreign, None)):
+        (root / "proj").mkdir(parents=True)
+        if note is not None:
+            (root / MARKER).write_text("a scratch copy\n" + note)
+    assert sweep_stale_workspaces(tmp_path) == 1
+    assert not stale.exists() and live.exists() and foreign.exists()
