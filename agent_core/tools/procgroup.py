@@ -137,6 +137,9 @@ class GroupProcess:
 
     async def kill_group(self, grace: float = KILL_GRACE_S) -> None:
         """SIGTERM the whole group, then SIGKILL it after a grace period."""
+        # Taken before the leader dies: a child in its own session (the sandbox's
+        # PID-namespace init, a setsid'd command) is out of the group's reach after.
+        strays = descendants(self._popen.pid)
         self._signal(signal.SIGTERM)
         try:
             if not self._exited.done():
@@ -146,6 +149,7 @@ class GroupProcess:
         finally:
             # Also catches children that ignore SIGTERM or outlive the leader.
             self._signal(signal.SIGKILL)
+            kill_processes(strays)
         await self.wait_exit()
 
     def close(self) -> None:
@@ -203,6 +207,7 @@ def kill_all_running(grace: float = EXIT_KILL_GRACE_S) -> int:
     how many commands were running.
     """
     procs = list(_RUNNING)
+    strays = [found for proc in procs for found in descendants(proc.pid)]
     for proc in procs:
         proc._signal(signal.SIGTERM)
     deadline = time.monotonic() + grace
@@ -210,6 +215,7 @@ def kill_all_running(grace: float = EXIT_KILL_GRACE_S) -> int:
         time.sleep(0.01)
     for proc in procs:
         proc._signal(signal.SIGKILL)
+    kill_processes(strays)
     for proc in procs:
         try:
             proc._popen.wait(timeout=1.0)
@@ -220,3 +226,44 @@ def kill_all_running(grace: float = EXIT_KILL_GRACE_S) -> int:
     if orphans is not None:  # only Landlock runs leave leftovers to look for
         orphans.end_all_runs()
     return len(procs)
+
+
+def _stat(pid: str) -> tuple[int, int] | None:
+    """(parent pid, start time) of a process from /proc, or None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            fields = fh.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return int(fields[1]), int(fields[19])  # ppid, starttime (after the "(comm)" field)
+
+
+def descendants(pid: int) -> list[tuple[int, int]]:
+    """Every live descendant of ``pid`` as (pid, start time); [] where /proc is unreadable."""
+    try:
+        entries = [e for e in os.listdir("/proc") if e.isdigit()]
+    except OSError:
+        return []
+    children: dict[int, list[tuple[int, int]]] = {}
+    for entry in entries:
+        stat = _stat(entry)
+        if stat is not None:
+            children.setdefault(stat[0], []).append((int(entry), stat[1]))
+    found: list[tuple[int, int]] = []
+    queue = [pid]
+    while queue:
+        for child in children.get(queue.pop(), []):
+            found.append(child)
+            queue.append(child[0])
+    return found
+
+
+def kill_processes(processes: list[tuple[int, int]]) -> None:
+    """SIGKILL each (pid, start time) still running as that same process (not a reused pid)."""
+    for pid, started in processes:
+        stat = _stat(str(pid))
+        if stat is not None and stat[1] == started:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
