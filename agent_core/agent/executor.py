@@ -22,7 +22,7 @@ from agent_core.tools.base import (
     ToolContext,
     ToolError,
     ToolOutput,
-    validate_input,
+    tool_arguments,
 )
 from agent_core.tools.interruption import ToolInterrupted
 
@@ -105,7 +105,7 @@ class ToolExecutor:
                 call, "invalid arguments", message, read_only=tool.read_only, shown_input={}
             )
         try:
-            args = validate_input(tool.params, call.input)
+            args = tool_arguments(tool, call.input)
             summary = tool.summary(args)
         except ToolError as exc:
             message = f"{call.name}: {exc}"

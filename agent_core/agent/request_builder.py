@@ -57,6 +57,7 @@ class RequestBuilder:
 
     async def next_request(self) -> ChatRequest:
         mode = self.session.mode
+        await self.catalog.refresh()
         await self._compact_if_needed(self.catalog.offered_names(mode))
         extras = [self.facts.memory] if self.facts.memory else []
         return ChatRequest(

@@ -58,6 +58,8 @@ from agent_core.usage import Usage
 
 if TYPE_CHECKING:
     from agent_core.agent.session_api import AgentSession
+    from agent_core.mcp.model import McpServerStatus
+    from agent_core.mcp.servers_api import McpServers
 
 Emit = Callable[[ev.Event], Awaitable[None]]
 _turn_ids = itertools.count(1)
@@ -76,6 +78,7 @@ class RuntimeOptions:
     max_iterations: int | None = None
     tools: list[Tool] | None = None  # None: the built-in set
     env: Mapping[str, str] | None = None  # for building providers (/model); None: os.environ
+    mcp: McpServers | None = None  # the configured MCP servers; the runtime closes them
 
 
 class Runtime:
@@ -112,7 +115,8 @@ class Runtime:
             tools = builtin_tools()
         else:
             tools = opts.tools
-        self.catalog = ToolCatalog(ToolRegistry(tools))
+        self.catalog = ToolCatalog(ToolRegistry(tools), opts.mcp)
+        self.catalog.sync_mcp()  # tools an earlier run cached are offered without waiting
         self.gate = SettingsPermissionGate(
             opts.paths,
             opts.settings,
@@ -225,7 +229,31 @@ class Runtime:
         return self._task is not None and not self._task.done()
 
     def tool_names(self) -> list[str]:
+        self.catalog.sync_mcp()
         return self.catalog.offered_names(self._mode)
+
+    # --- MCP servers -------------------------------------------------------
+
+    def start_mcp(self) -> None:
+        if self.opts.mcp is not None:
+            self.opts.mcp.start()
+
+    async def settle_tools(self) -> None:
+        await self.catalog.refresh()
+
+    def mcp_servers(self) -> list[McpServerStatus]:
+        return self.opts.mcp.statuses() if self.opts.mcp is not None else []
+
+    async def mcp_reconnect(self, name: str) -> McpServerStatus:
+        if self.opts.mcp is None:
+            raise MewCodeError(f"no MCP server named {name!r} (none is configured)")
+        status = await self.opts.mcp.reconnect(name)
+        self.catalog.sync_mcp()
+        return status
+
+    def watch_mcp(self, callback: Callable[[], None]) -> None:
+        if self.opts.mcp is not None:
+            self.opts.mcp.watch(callback)
 
     def mode_refusal(self, mode: str) -> MewCodeError | None:
         """Why ``mode`` may not be used here (bypass without an OS sandbox), or None."""
@@ -423,6 +451,8 @@ class Runtime:
 
     async def close(self) -> None:
         await self._tool_state.close()
+        if self.opts.mcp is not None:
+            await self.opts.mcp.aclose()
         await _close_provider(self._provider)
         self.context.close()
         self.store.close()

@@ -7,7 +7,7 @@ assign its attributes. ``Runtime`` implements it; the TUI tests' fake does too.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from agent_core.context.manager import CompactionOutcome
     from agent_core.errors import MewCodeError
     from agent_core.llm.base import Provider
+    from agent_core.mcp.model import McpServerStatus
     from agent_core.messages import Message
     from agent_core.sandbox.status import SandboxStatus
     from agent_core.session.loader import SavedViews
@@ -90,6 +91,29 @@ class AgentSession(Protocol):
         ...
 
     def tool_names(self) -> list[str]: ...
+
+    # --- MCP servers -------------------------------------------------------------------
+
+    def start_mcp(self) -> None:
+        """Start connecting every configured MCP server in the background (idempotent)."""
+        ...
+
+    async def settle_tools(self) -> None:
+        """Wait until the tools offered at start are known: MCP servers whose tools are
+        not cached are connected or have failed (each bounded by the start-up timeout)."""
+        ...
+
+    def mcp_servers(self) -> list[McpServerStatus]:
+        """Every configured MCP server and its state, in configuration order."""
+        ...
+
+    async def mcp_reconnect(self, name: str) -> McpServerStatus:
+        """Restart one server and wait for it; raises MewCodeError for an unknown name."""
+        ...
+
+    def watch_mcp(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` on the event loop whenever a server's state changes."""
+        ...
 
     # --- turns ---------------------------------------------------------------------
 

@@ -8,9 +8,14 @@ Tools say which they are with their ``plan_mode`` trait; nothing here names one.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from agent_core.llm.base import ToolSpec
 from agent_core.tools.base import Tool
 from agent_core.tools.registry import ToolRegistry
+
+if TYPE_CHECKING:
+    from agent_core.mcp.servers_api import McpServers
 
 PLAN = "plan"
 
@@ -18,8 +23,31 @@ PLAN = "plan"
 class ToolCatalog:
     """The session's tools seen through the permission mode."""
 
-    def __init__(self, registry: ToolRegistry) -> None:
+    def __init__(self, registry: ToolRegistry, mcp: McpServers | None = None) -> None:
         self.registry = registry
+        self.mcp = mcp
+        self._mcp_names: list[str] = []
+        self._mcp_version = -1
+
+    async def refresh(self) -> None:
+        """Bring the MCP servers' tools up to date before a request (waits for servers
+        whose tools are not known yet, each bounded by the start-up timeout)."""
+        if self.mcp is None:
+            return
+        await self.mcp.settle()
+        self.sync_mcp()
+
+    def sync_mcp(self) -> None:
+        """Register the MCP tools known now in place of the ones registered before."""
+        if self.mcp is None or self.mcp.version == self._mcp_version:
+            return
+        self._mcp_version = self.mcp.version
+        for name in self._mcp_names:
+            self.registry.unregister(name)
+        tools = self.mcp.tools()
+        for tool in tools:
+            self.registry.register(tool)
+        self._mcp_names = [t.name for t in tools]
 
     def get(self, name: str) -> Tool | None:
         return self.registry.get(name)

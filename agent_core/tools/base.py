@@ -97,6 +97,35 @@ class PreviewTool(Tool, Protocol):
     async def preview(self, args: Any, ctx: ToolContext) -> str | None: ...
 
 
+@runtime_checkable
+class SchemaTool(Tool, Protocol):
+    """A tool described by JSON Schema data (an MCP server's), not by a params Struct.
+
+    Its ``params`` is not used: the schema is offered as is, and ``check_input``
+    turns the model's input into the arguments ``run`` takes.
+    """
+
+    json_schema: ClassVar[dict[str, Any]]
+
+    def check_input(self, raw: dict[str, Any]) -> Any:
+        """The arguments to run with; raises ToolError naming what is wrong."""
+        ...
+
+
+def tool_arguments(tool: Tool, raw: dict[str, Any]) -> Any:
+    """The model's input checked against what ``tool`` declares; raises ToolError."""
+    if isinstance(tool, SchemaTool):
+        return tool.check_input(raw)
+    return validate_input(tool.params, raw)
+
+
+def tool_schema(tool: Tool) -> dict[str, Any]:
+    """The JSON Schema offered to the model for ``tool``."""
+    if isinstance(tool, SchemaTool):
+        return tool.json_schema
+    return input_schema(tool.params)
+
+
 @functools.cache
 def input_schema(params: type[msgspec.Struct]) -> dict[str, Any]:
     """The inline JSON Schema for a params Struct (no $defs/$ref at the top); computed once."""

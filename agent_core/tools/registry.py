@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from agent_core.llm.base import ToolSpec
-from agent_core.tools.base import Tool, input_schema
+from agent_core.tools.base import Tool, tool_schema
 
 
 class ToolRegistry:
@@ -34,4 +34,4 @@ class ToolRegistry:
 
     def specs(self, keep: Callable[[Tool], bool] | None = None) -> list[ToolSpec]:
         """Tool definitions for the model, in registration order (stable for caching)."""
-        return [ToolSpec(t.name, t.description, input_schema(t.params)) for t in self.tools(keep)]
+        return [ToolSpec(t.name, t.description, tool_schema(t)) for t in self.tools(keep)]

@@ -21,6 +21,7 @@ from agent_core.config.settings import RuleEntry, Settings
 from agent_core.context.manager import CompactionOutcome
 from agent_core.errors import MewCodeError
 from agent_core.llm.base import ChatRequest, Provider, StreamEvent
+from agent_core.mcp.model import McpServerStatus
 from agent_core.messages import Message
 from agent_core.sandbox.session import unsandboxed_bypass_error
 from agent_core.sandbox.status import SandboxStatus
@@ -74,6 +75,10 @@ class FakeRuntime:
         self.compactions: list[str] = []
         self.waiting: dict[str, ev.ApprovalTicket] = {}
         self._task: asyncio.Task | None = None
+        self.mcp: list[McpServerStatus] = []  # what mcp_servers() shows; tests set it
+        self.mcp_started = 0
+        self.mcp_reconnects: list[str] = []
+        self._mcp_watchers: list[Callable[[], None]] = []
 
     @property
     def running(self) -> bool:
@@ -81,6 +86,31 @@ class FakeRuntime:
 
     def tool_names(self) -> list[str]:
         return ["Read", "Edit", "Bash"]
+
+    def start_mcp(self) -> None:
+        self.mcp_started += 1
+
+    async def settle_tools(self) -> None:
+        return None
+
+    def mcp_servers(self) -> list[McpServerStatus]:
+        return list(self.mcp)
+
+    async def mcp_reconnect(self, name: str) -> McpServerStatus:
+        self.mcp_reconnects.append(name)
+        for status in self.mcp:
+            if status.name == name:
+                return status
+        raise MewCodeError(f"no MCP server named {name!r}")
+
+    def watch_mcp(self, callback: Callable[[], None]) -> None:
+        self._mcp_watchers.append(callback)
+
+    def mcp_changed(self, statuses: list[McpServerStatus]) -> None:
+        """Tests: servers changed state (as the hub reports a connect or a crash)."""
+        self.mcp = list(statuses)
+        for callback in self._mcp_watchers:
+            callback()
 
     def mode_refusal(self, mode: str) -> MewCodeError | None:
         return unsandboxed_bypass_error(mode, Settings(), self.sandbox.available)
