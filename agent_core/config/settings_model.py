@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -41,6 +41,11 @@ class Limits(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
     retries: int = 4
     attach_file_bytes: int = 100_000  # an @-mentioned file's content sent with the prompt
     attach_prompt_bytes: int = 256_000  # all @-mentioned files of one prompt together
+    # MCP: how long a server may take to start and list its tools, and one tool call;
+    # how often a crashed server is restarted in a session before it stays failed.
+    mcp_startup_timeout_s: Annotated[float, msgspec.Meta(gt=0)] = 10.0
+    mcp_tool_timeout_s: Annotated[float, msgspec.Meta(gt=0)] = 600.0
+    mcp_restarts: Annotated[int, msgspec.Meta(ge=0)] = 3
 
 
 class SandboxSettings(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
