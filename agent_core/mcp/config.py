@@ -1,0 +1,227 @@
+"""Reading the ``mcpServers`` maps of ``~/.claude.json``, ``~/.mewcode/mcp.json`` and ``.mcp.json``.
+
+Pure apart from reading the files: never raises for bad content. Every problem is
+one line naming the file (and the server), and only that server or file is skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import msgspec
+
+from agent_core.config.paths import MewcodePaths
+from agent_core.mcp.expand import UnsetVariable, expand
+from agent_core.mcp.model import ConfigScope, McpConfig, McpServerSpec
+from agent_core.mcp.names import server_name_problem
+
+_HTTP_TYPES = ("http", "streamable-http")
+_ONLY = "only stdio and http servers are supported"
+
+
+class _ServersFile(msgspec.Struct):
+    """A config file as far as MewCode reads it (``~/.claude.json`` holds much more)."""
+
+    mcpServers: Any = None
+
+
+class _Bad(Exception):
+    """One server entry that cannot be used; the message is the reason."""
+
+
+def load_mcp_config(
+    paths: MewcodePaths, *, trusted: bool, home: Path, env: Mapping[str, str]
+) -> McpConfig:
+    """The configured servers: later files replace earlier entries of the same name.
+
+    An untrusted project's servers go to ``untrusted`` and cannot replace the user's.
+    """
+    config = McpConfig()
+    user: dict[str, McpServerSpec] = {}
+    for file in (home / ".claude.json", paths.home / "mcp.json"):
+        user.update((s.name, s) for s in _read(file, "user", home, env, config.problems))
+    project = _read(paths.project / ".mcp.json", "project", home, env, config.problems)
+    if trusted:
+        merged = dict(user)
+        merged.update((s.name, s) for s in project)
+        config.servers = list(merged.values())
+        return config
+    config.servers = list(user.values())
+    for spec in project:
+        if spec.name in user:
+            # A cloned repository must not swap your server for its own under the same name.
+            config.problems.append(
+                f"{spec.source}: server {spec.name!r} not used: it would replace your own "
+                f"{spec.name!r} ({user[spec.name].source}), which needs a trusted project"
+            )
+        else:
+            config.untrusted.append(spec)
+    return config
+
+
+def target_text(spec: McpServerSpec) -> str:
+    """The command line or URL for display: no env values, headers or URL credentials."""
+    if spec.transport == "stdio":
+        return shlex.join([spec.command, *spec.args])
+    parts = urlsplit(spec.url)
+    host = parts.hostname or ""
+    if parts.port is not None:
+        host = f"{host}:{parts.port}"
+    return f"{parts.scheme}://{host}{parts.path}" + ("?…" if parts.query else "")
+
+
+def _read(
+    file: Path, scope: ConfigScope, home: Path, env: Mapping[str, str], problems: list[str]
+) -> list[McpServerSpec]:
+    servers = _servers_map(file, problems)
+    found: list[McpServerSpec] = []
+    for name, entry in servers.items():
+        if isinstance(entry, dict) and entry.get("disabled") is True:
+            continue  # other agents' files switch servers off this way
+        problem = server_name_problem(name)
+        if problem:
+            problems.append(f"{file}: {problem}")
+            continue
+        try:
+            found.append(_spec(name, entry, file, scope, home, env))
+        except _Bad as exc:
+            problems.append(f"{file}: server {name!r}: {exc}")
+        except UnsetVariable as exc:
+            problems.append(f"{file}: server {name!r}: {exc}")
+    return found
+
+
+def _servers_map(file: Path, problems: list[str]) -> dict[str, Any]:
+    """The file's ``mcpServers`` object; {} when the file is missing or unusable."""
+    try:
+        data = file.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except OSError as exc:
+        problems.append(f"{file}: cannot read: {exc.strerror or exc}")
+        return {}
+    data = data.removeprefix(b"\xef\xbb\xbf")  # a byte-order mark some Windows editors add
+    try:
+        servers = msgspec.json.decode(data, type=_ServersFile).mcpServers
+    except msgspec.ValidationError:
+        problems.append(f"{file}: expected a JSON object with an mcpServers object")
+        return {}
+    except msgspec.DecodeError as exc:
+        problems.append(f"{file}: not valid JSON: {_json_error(data, exc)}")
+        return {}
+    if servers is None:
+        return {}
+    if not isinstance(servers, dict):
+        problems.append(f"{file}: mcpServers must be an object of server name -> settings")
+        return {}
+    return servers
+
+
+def _json_error(data: bytes, exc: msgspec.DecodeError) -> str:
+    """The error with a line and column (the standard parser reports them)."""
+    try:
+        json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        return "not UTF-8 text"
+    except json.JSONDecodeError as detail:
+        return f"{detail.msg} at line {detail.lineno} column {detail.colno}"
+    return str(exc)
+
+
+def _spec(
+    name: str,
+    entry: Any,
+    file: Path,
+    scope: ConfigScope,
+    home: Path,
+    env: Mapping[str, str],
+) -> McpServerSpec:
+    if not isinstance(entry, dict):
+        raise _Bad("expected an object with command or url")
+    kind = entry.get("type")
+    if kind is None:
+        if "command" in entry and "url" in entry:
+            raise _Bad('has both command and url: set "type" to "stdio" or "http"')
+        if "command" not in entry and "url" not in entry:
+            raise _Bad("needs command (a stdio server) or url (an http server)")
+        kind = "http" if "url" in entry else "stdio"
+    if kind == "stdio":
+        return _stdio(name, entry, file, scope, home, env)
+    if kind in _HTTP_TYPES:
+        return _http(name, entry, file, scope, env)
+    if kind == "sse":
+        raise _Bad(f"type 'sse' is not supported: {_ONLY}")
+    raise _Bad(f"unknown type {kind!r}: {_ONLY}")
+
+
+def _stdio(
+    name: str,
+    entry: dict[str, Any],
+    file: Path,
+    scope: ConfigScope,
+    home: Path,
+    env: Mapping[str, str],
+) -> McpServerSpec:
+    command = entry.get("command")
+    if not isinstance(command, str) or not command.strip():
+        raise _Bad("command must be a non-empty string")
+    args = entry.get("args", [])
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        raise _Bad("args must be a list of strings")
+    variables = _string_map(entry, "env")
+    cwd = entry.get("cwd")
+    if cwd is not None and not isinstance(cwd, str):
+        raise _Bad("cwd must be a string")
+    return McpServerSpec(
+        name=name,
+        transport="stdio",
+        source=str(file),
+        scope=scope,
+        command=expand(command, env),
+        args=tuple(expand(a, env) for a in args),
+        env={k: expand(v, env) for k, v in variables.items()},
+        cwd=_directory(expand(cwd, env), file, home) if cwd else None,
+    )
+
+
+def _http(
+    name: str, entry: dict[str, Any], file: Path, scope: ConfigScope, env: Mapping[str, str]
+) -> McpServerSpec:
+    url = entry.get("url")
+    if not isinstance(url, str):
+        raise _Bad("url must be a string")
+    headers = _string_map(entry, "headers")
+    url = expand(url, env)
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        # The address itself is not repeated: after expansion it may hold a token.
+        raise _Bad("url must be an http:// or https:// address with a host")
+    return McpServerSpec(
+        name=name,
+        transport="http",
+        source=str(file),
+        scope=scope,
+        url=url,
+        headers={k: expand(v, env) for k, v in headers.items()},
+    )
+
+
+def _string_map(entry: dict[str, Any], key: str) -> dict[str, str]:
+    value = entry.get(key, {})
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        raise _Bad(f"{key} must be an object of string values")
+    return value
+
+
+def _directory(cwd: str, file: Path, home: Path) -> str:
+    """``~`` is your home; a relative directory is relative to the config file's folder."""
+    if cwd == "~" or cwd.startswith("~/"):
+        return str(home / cwd[2:]) if cwd != "~" else str(home)
+    return str(file.parent / cwd)
