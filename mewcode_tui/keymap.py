@@ -41,6 +41,7 @@ def binding_groups() -> list[tuple[str, list[Binding]]]:
     from mewcode_tui.screens.approval import ApprovalScreen
     from mewcode_tui.screens.diff_screen import DiffScreen
     from mewcode_tui.screens.main import MainScreen
+    from mewcode_tui.screens.mcp_servers import McpServerList, McpServersScreen
     from mewcode_tui.screens.plan_approval import PlanApprovalScreen
     from mewcode_tui.screens.resume import ResumeScreen, SessionList
     from mewcode_tui.screens.setup import SetupScreen
@@ -59,6 +60,7 @@ def binding_groups() -> list[tuple[str, list[Binding]]]:
         ("Trust dialog", [TrustScreen]),
         ("Diff viewer", [DiffScreen]),
         ("Resume list", [SessionList, ResumeScreen]),
+        ("MCP servers", [McpServerList, McpServersScreen]),
         ("First-run setup", [SetupScreen]),
     ]
     return [

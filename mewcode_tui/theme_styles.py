@@ -41,6 +41,8 @@ SEMANTIC_COLORS: dict[str, str] = {
     "diff-removed": "ansi_red",
     # "⚠ no sandbox": the one warning that stays on screen.
     "warning-strong": "ansi_red",
+    # The status bar's MCP count when a server failed.
+    "mcp-failed": "ansi_yellow",
     # The context bar: under 50 %, 50-79 %, 80 % and over.
     "ctx-low": "ansi_green",
     "ctx-mid": "ansi_yellow",

@@ -262,6 +262,7 @@ class MainScreen(Screen):
             self.say(f"Mode default: {refusal}", "error")
             self.mode = self.status.mode = "default"
         runtime.set_mode(self.mode)
+        runtime.watch_mcp(self.mcp_changed)  # servers connect after the first frame
         self.status.phase = "idle"
         self.refresh_status()
         if runtime.history:
@@ -307,6 +308,14 @@ class MainScreen(Screen):
     def refresh_status(self) -> None:
         if self.runtime is not None:
             self.status.show_runtime(self.runtime)
+
+    def mcp_changed(self) -> None:
+        """A server's state changed: the status bar and an open /mcp list show it."""
+        self.refresh_status()
+        from mewcode_tui.screens.mcp_servers import McpServersScreen
+
+        if isinstance(self.app.screen, McpServersScreen):
+            self.app.screen.show_servers()
 
     # --- the host API for commands and the presenter -------------------------
 

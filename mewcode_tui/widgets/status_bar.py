@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -11,6 +12,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from agent_core.mcp.model import McpServerStatus
 from mewcode_tui.theme_styles import semantic_style
 
 # Theme colour names (mewcode_tui/theme_styles.py) per mode and phase; bold/dim are set here.
@@ -78,6 +80,8 @@ class ShownSession(Protocol):
     @property
     def sandbox(self) -> _Sandbox: ...
 
+    def mcp_servers(self) -> list[McpServerStatus]: ...
+
 
 def compact_number(n: int) -> str:
     """12345 -> '12.3k'."""
@@ -127,7 +131,10 @@ class StatusBar(Widget):
     """
 
     mode: reactive[str] = reactive("default")
-    mcp_servers: reactive[int] = reactive(0)
+    mcp_servers: reactive[int] = reactive(0)  # configured and allowed to start
+    mcp_connected: reactive[int] = reactive(0)
+    mcp_failed: reactive[int] = reactive(0)
+    mcp_untrusted: reactive[int] = reactive(0)  # project servers waiting for trust
     skills: reactive[int] = reactive(0)
     model: reactive[str] = reactive("")
     phase: reactive[str] = reactive("idle")
@@ -153,8 +160,31 @@ class StatusBar(Widget):
         self.cache_read_tokens = rt.usage.cache_read_tokens
         self.cost_usd = rt.cost_usd
         self.unsandboxed = not rt.sandbox.available
+        self.show_mcp(rt.mcp_servers())
         if self.phase in ("starting", "no session"):
             self.phase = "idle"
+
+    def show_mcp(self, statuses: Sequence[McpServerStatus]) -> None:
+        """Count the servers by state: connected of those that may start, failed, untrusted."""
+        states = [s.state for s in statuses]
+        self.mcp_untrusted = states.count("needs-trust")
+        self.mcp_servers = len(states) - self.mcp_untrusted
+        self.mcp_connected = states.count("connected")
+        self.mcp_failed = states.count("failed")
+
+    def _mcp_text(self) -> Text:
+        """'MCP 2/3', the failed ones in the warning colour; 'MCP 0' when none is configured."""
+        text = Text("MCP ")
+        if not self.mcp_servers and not self.mcp_untrusted:
+            text.append("0")
+            return text
+        failed = self._color("mcp-failed") + BOLD if self.mcp_failed else Style()
+        text.append(f"{self.mcp_connected}/{self.mcp_servers}", style=failed)
+        if self.mcp_failed:
+            text.append(f" {self.mcp_failed} failed", style=failed)
+        if self.mcp_untrusted:
+            text.append(f" +{self.mcp_untrusted} untrusted", style="dim")
+        return text
 
     def _color(self, name: str) -> Style:
         return semantic_style(self.app, name)
@@ -167,7 +197,7 @@ class StatusBar(Widget):
         if self.mode == "plan":
             text.append(" (read-only)", style="dim")
         text.append("  ·  ", style="dim")
-        text.append(f"MCP {self.mcp_servers}", style="")
+        text.append_text(self._mcp_text())
         text.append("  ·  ", style="dim")
         text.append(f"skills {self.skills}")
         if self.unsandboxed:
