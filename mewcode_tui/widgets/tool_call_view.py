@@ -17,6 +17,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
+from agent_core.mcp.names import parse as parse_mcp_name
 from mewcode_tui.theme_styles import semantic_style
 from mewcode_tui.transcript import CallStatus, ToolCallRecord, ToolRoundEntry, human_size
 
@@ -60,9 +61,17 @@ def call_line(record: ToolCallRecord, app: App[object]) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append("▾ " if record.expanded else "▸ ", style="dim")
     text.append(icon + " ", style=style)
-    text.append(record.tool, style="bold")
-    if record.summary:
-        text.append(" " + record.summary.splitlines()[0], style="")
+    summary = record.summary.splitlines()[0] if record.summary else ""
+    mcp = parse_mcp_name(record.tool)
+    if mcp is None:
+        text.append(record.tool, style="bold")
+    else:  # mcp__github__create_issue reads as github › create_issue; opened, the full name
+        shown = f"{mcp.server} › {mcp.tool}"
+        text.append(mcp.server + " › ", style="dim")
+        text.append(mcp.tool, style="bold")
+        summary = summary.removeprefix(shown).lstrip()  # a summary that names them already
+    if summary:
+        text.append(" " + summary, style="")
     # A call's own account of itself (Bash's description) follows what it runs, dimmed.
     description = record.input.get("description")
     if isinstance(description, str) and description.strip():
@@ -202,6 +211,9 @@ class ToolCallDetail(Vertical):
     def _body(self) -> Text:
         record = self.record
         text = Text()
+        if parse_mcp_name(record.tool):  # the line shows server › tool; rules name this
+            text.append("tool ", style="bold dim")
+            text.append(record.tool + "\n")
         text.append("input\n", style="bold dim")
         text.append(record.input_preview() + "\n")
         if record.status in ("ok", "error") or record.output:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import asyncio
 
+from agent_core import events as ev
 from agent_core.mcp.model import McpServerStatus
+from agent_core.usage import Usage
 from mewcode_tui.screens.mcp_servers import McpServersScreen
-from tests.tui.conftest import session_started, wait_until
-from tests.tui.fakes import FakeRuntime
+from mewcode_tui.widgets.tool_call_view import ToolCallDetail, ToolCallLine
+from tests.tui.conftest import run_one_turn, session_started, wait_until
+from tests.tui.fakes import FakeRuntime, tool_call, tool_result
 from tests.tui.test_main_commands import notices, run
 from tests.tui.test_main_tools import screen_lines
 
@@ -185,3 +188,30 @@ async def test_no_servers_says_where_to_configure_them(make_app, project):
         assert "No MCP servers configured" in notices(screen)[-1]
         assert "mcp.json" in notices(screen)[-1] and ".mcp.json" in notices(screen)[-1]
         assert not isinstance(app.screen, McpServersScreen)
+
+
+async def mcp_round(send, prompt):
+    await send(ev.TurnStarted(turn_id="t", input=prompt))
+    await send(ev.AssistantMessage(content=[], usage=Usage()))
+    # As the hub's tools sum themselves up (server › tool, then the arguments), and bare.
+    issue = 'github › create_issue {"title": "x"}'
+    await send(tool_call("m1", "mcp__github__create_issue", issue, title="x"))
+    await send(tool_call("m2", "mcp__notes__search", "", query="q"))
+    await send(tool_result("m1", "mcp__github__create_issue", "created #7", 40))
+    await send(tool_result("m2", "mcp__notes__search", "3 notes", 9))
+
+
+async def test_an_mcp_call_line_names_the_server_and_opens_to_the_full_name(make_app, project):
+    runtime = FakeRuntime(project, [mcp_round])
+    app = make_app(runtime)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await run_one_turn(pilot, app, runtime)
+        lines = {line.record.call_id: line for line in screen.query(ToolCallLine)}
+        issue = str(lines["m1"].render())
+        assert 'github › create_issue {"title": "x"}' in issue and "40ms" in issue
+        assert "mcp__" not in issue and issue.count("create_issue") == 1
+        assert "notes › search" in str(lines["m2"].render())
+        await pilot.press("tab")  # the latest call: notes › search
+        await pilot.press("up", "right")
+        await wait_until(pilot, lambda: bool(screen.query(ToolCallDetail)))
+        assert "tool mcp__github__create_issue" in text_of(app)
