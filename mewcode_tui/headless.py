@@ -32,6 +32,18 @@ SUBTYPES = {
 }
 
 
+# Our server states as Claude Code's init line names them ("connected", "failed",
+# "pending", "needs-auth"); "needs-trust" is ours: like needs-auth, a person must act.
+MCP_STATUSES = {
+    "connected": "connected",
+    "failed": "failed",
+    "pending": "pending",
+    "connecting": "pending",
+    "needs-trust": "needs-trust",
+    "closed": "failed",
+}
+
+
 def usage_json(usage: Usage) -> dict[str, int]:
     return {
         "input_tokens": usage.input_tokens,
@@ -63,7 +75,9 @@ class HeadlessPrinter:
                 "cwd": str(self.rt.cwd),
                 "model": self.rt.provider.model,
                 "tools": self.rt.tool_names(),
-                "mcp_servers": [],
+                "mcp_servers": [
+                    {"name": s.name, "status": MCP_STATUSES[s.state]} for s in self.rt.mcp_servers()
+                ],
                 "permissionMode": self.rt.mode,
                 "apiKeySource": "none" if self.rt.provider.name == "demo" else "environment",
             }
@@ -145,6 +159,9 @@ async def run_headless(
     printer = HeadlessPrinter(runtime, output_format, out, err)
     for problem in [*runtime.settings_problems, *runtime.load_warnings]:
         err.write(f"mewcode: warning: {problem}\n")
+    # MCP servers with no cached tools connect (or fail) first: the first request and
+    # the init line's tools then hold their tools.
+    await runtime.settle_tools()
     if output_format == "stream-json":
         printer.init_line()
     channel: RendezvousChannel[ev.Event] = RendezvousChannel()
