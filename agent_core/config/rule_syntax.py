@@ -13,6 +13,7 @@ import re
 from collections.abc import Collection
 from typing import NamedTuple
 
+from agent_core.mcp import names as mcp_names
 from agent_core.tool_table import BUILTIN_TOOL_NAMES
 
 # Claude Code tools MewCode does not have. A rule naming one (settings shared with
@@ -25,6 +26,7 @@ CLAUDE_CODE_ONLY_TOOLS = frozenset({
 _RULE = re.compile(r"^\s*([A-Za-z0-9_.*\-]+)\s*(?:\((.*)\))?\s*$", re.DOTALL)
 _SYNTAX = "expected Tool or Tool(specifier)"
 _MCP_FORMS = "mcp__server, mcp__server__* or mcp__server__tool"
+_MCP_TOOL = re.compile(r"[A-Za-z0-9_-]+")  # what names.tool_name leaves in a tool's part
 
 
 class ParsedRule(NamedTuple):
@@ -53,11 +55,25 @@ def _did_you_mean(tool: str, known: Collection[str]) -> str:
 
 
 def _mcp_problem(text: str, tool: str, has_parens: bool) -> str | None:
+    """A rule that no tool name could ever match (``mcp__git_``, ``mcp__git__read*``)."""
     if has_parens:
         return f"{text}: MCP rules take no specifier ({_MCP_FORMS})"
-    pieces = tool.split("__")
-    if not all(pieces[1:]) or "*" in pieces[1]:
+    server, sep, tool_part = tool[len(mcp_names.PREFIX) :].partition("__")
+    if not server or "*" in server or (sep and not tool_part):
         return f"{text}: expected {_MCP_FORMS}"
+    if problem := mcp_names.server_name_problem(server):
+        return f"{text}: {problem}"
+    if not sep or tool_part == "*":
+        return None
+    if "*" in tool_part:
+        return f"{text}: '*' only as the whole tool part ({_MCP_FORMS})"
+    if not _MCP_TOOL.fullmatch(tool_part):
+        return (
+            f"{text}: tool names in rules use only letters, digits, '_' and '-' "
+            "(write the mcp__server__tool name the model sees)"
+        )
+    if len(tool) > mcp_names.MAX_NAME:
+        return f"{text}: longer than the {mcp_names.MAX_NAME} characters a tool name can have"
     return None
 
 

@@ -24,6 +24,7 @@ from agent_core.config.rule_syntax import ParsedRule as ParsedRule
 from agent_core.config.rule_syntax import parse_rule as parse_rule
 from agent_core.config.rule_syntax import rule_problem as rule_problem
 from agent_core.config.settings import RuleEntry
+from agent_core.mcp import names as mcp_names
 from agent_core.permissions.actions import Action, Search
 from agent_core.permissions.families import edit_family, path_family, read_family
 from agent_core.permissions.file_args import split_git
@@ -112,12 +113,18 @@ def _host_matches(spec: str, host: str) -> bool:
 
 
 def _mcp_matches(rule_tool: str, tool: str) -> bool:
-    if not tool.startswith("mcp__"):
+    """Rule ``mcp__s``, ``mcp__s__*`` or ``mcp__s__t`` against a call's full name.
+
+    Both are split where the server name ends (server names hold no ``__``) and the
+    parts compared, never string prefixes: ``mcp__git`` cannot reach ``mcp__github__x``.
+    """
+    call = mcp_names.parse(tool)
+    if call is None:
         return False
-    pieces = rule_tool.split("__")
-    if len(pieces) == 2 or (len(pieces) == 3 and pieces[2] == "*"):
-        return tool.startswith(f"mcp__{pieces[1]}__")
-    return tool == rule_tool
+    server, sep, rule_tool_part = rule_tool[len(mcp_names.PREFIX) :].partition("__")
+    if server != call.server:
+        return False
+    return not sep or rule_tool_part in ("*", call.tool)
 
 
 class RuleScope(NamedTuple):
