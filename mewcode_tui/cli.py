@@ -130,6 +130,10 @@ def main(argv: list[str] | None = None) -> int:
             return permissions_command(argv[1:])
         if argv and argv[0] == "sandbox":
             return sandbox_command(argv[1:])
+        if argv and argv[0] == "mcp":
+            from mewcode_tui.mcp_command import mcp_command
+
+            return mcp_command(argv[1:])
         args = build_parser().parse_args(argv)
         with commands_die_with_mewcode():
             if args.headless:
