@@ -4,7 +4,7 @@ the system prompt for the current mode and the tools that mode offers."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
@@ -38,6 +38,7 @@ class TurnFacts:
     git: str
     memory: str
     overhead_tokens: int  # system prompt + tool definitions, until the provider reports usage
+    chosen: list[str] = field(default_factory=list)  # blocks picked for this prompt (recall...)
 
 
 @dataclass
@@ -59,7 +60,7 @@ class RequestBuilder:
         mode = self.session.mode
         await self.catalog.refresh()
         await self._compact_if_needed(self.catalog.offered_names(mode))
-        extras = [self.facts.memory] if self.facts.memory else []
+        extras = [b for b in (self.facts.memory, *self.facts.chosen) if b]
         return ChatRequest(
             messages=list(self.conversation.messages),
             system=system_blocks(self.cwd, mode, git=self.facts.git, extras=extras),

@@ -28,6 +28,7 @@ from agent_core.agent.executor import ToolExecutor
 from agent_core.agent.loop import AgentLoop, LoopLimits, TurnStats
 from agent_core.agent.permission_gate import SettingsPermissionGate
 from agent_core.agent.prompt import git_summary, system_blocks
+from agent_core.agent.prompt_context import session_prompt_contexts
 from agent_core.agent.request_builder import RequestBuilder, TurnFacts, recent_files
 from agent_core.agent.tool_catalog import ToolCatalog
 from agent_core.agent.tool_contexts import SessionToolContexts
@@ -79,6 +80,7 @@ class RuntimeOptions:
     tools: list[Tool] | None = None  # None: the built-in set
     env: Mapping[str, str] | None = None  # for building providers (/model); None: os.environ
     mcp: McpServers | None = None  # the configured MCP servers; the runtime closes them
+    mcp_problems: list[str] = field(default_factory=list)  # bad MCP config, one line each
 
 
 class Runtime:
@@ -100,7 +102,7 @@ class Runtime:
         self.load_warnings = load_warnings
         # How the loaded history's calls and early-stopped turns looked live (for a front end).
         self.saved_views = saved_views or SavedViews()
-        self.settings_problems = list(opts.settings.problems)
+        self.settings_problems = [*opts.settings.problems, *opts.mcp_problems]
         self.last_stats = TurnStats()
         self._task: asyncio.Task | None = None
         self.approvals = PendingApprovals()  # requests waiting for a human, by id
@@ -125,6 +127,7 @@ class Runtime:
             # Spilled output is the agent's to read back (Read, Grep), and no other session's.
             readable_dirs=lambda: [Path(os.path.realpath(self.store.dir / "tool-results"))],
         )
+        self.prompt_contexts = session_prompt_contexts(opts.paths, opts.settings)
         self._file_stamps: dict[str, FileStamp] = {}
         limits = opts.settings.limits
         self._tool_state = SessionToolState(  # per-session state and limits the tools read
@@ -278,7 +281,7 @@ class Runtime:
             provider=self._provider,
             conversation=self.conversation,
             executor=ToolExecutor(self._execution_env(emit, can_ask)),
-            requests=await self._request_builder(emit),
+            requests=await self._request_builder(emit, text),
             emit=emit,
             limits=self._loop_limits(),
             meter=self.meter,
@@ -314,10 +317,11 @@ class Runtime:
             approvals=self.approvals,
         )
 
-    async def _request_builder(self, emit: Emit) -> RequestBuilder:
-        git, memory = await asyncio.gather(
+    async def _request_builder(self, emit: Emit, prompt: str = "") -> RequestBuilder:
+        git, memory, *chosen = await asyncio.gather(
             asyncio.to_thread(git_summary, self.cwd),
             asyncio.to_thread(load_memory, self.opts.paths.home, self.cwd),
+            *(asyncio.to_thread(c.block_for, prompt) for c in self.prompt_contexts),
         )
         return RequestBuilder(
             conversation=self.conversation,
@@ -327,7 +331,7 @@ class Runtime:
             provider=self._provider,
             cwd=self.cwd,
             file_stamps=self._file_stamps,
-            facts=TurnFacts(git, memory, self._overhead_tokens()),
+            facts=TurnFacts(git, memory, self._overhead_tokens(), chosen),
             max_tokens=self.settings.limits.max_output_tokens,
             emit=emit,
         )
