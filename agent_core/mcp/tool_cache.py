@@ -1,0 +1,64 @@
+"""The tools a server listed at its last successful start, kept for the next run.
+
+One file per server and configuration key (``cache/mcp/<name>-<key>.json``):
+a changed command, URL or environment makes a new key, so tools listed by a
+different server are never offered under its name. With a cache, a session
+offers the server's tools at once and connects on first use.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import msgspec
+
+from agent_core.fsutil import atomic_write_bytes
+from agent_core.mcp.model import McpServerSpec, McpToolInfo
+
+log = logging.getLogger("mewcode.mcp")
+
+
+class CachedServer(msgspec.Struct, frozen=True):
+    """What a server offered when it last connected."""
+
+    tools: list[McpToolInfo] = []
+    resources: bool = False
+    prompts: bool = False
+
+
+def cache_dir(home: Path) -> Path:
+    return home / "cache" / "mcp"
+
+
+def cache_path(home: Path, spec: McpServerSpec) -> Path:
+    return cache_dir(home) / f"{spec.name}-{spec.key()}.json"
+
+
+def load_cached(home: Path, spec: McpServerSpec) -> CachedServer | None:
+    """The cached listing for this exact spec; None when absent or unreadable."""
+    path = cache_path(home, spec)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        log.debug("MCP tool cache %s not read: %s", path, exc)
+        return None
+    try:
+        return msgspec.json.decode(data, type=CachedServer)
+    except msgspec.DecodeError as exc:
+        log.debug("MCP tool cache %s ignored (corrupt): %s", path, exc)
+        return None
+
+
+def save_cached(home: Path, spec: McpServerSpec, entry: CachedServer) -> None:
+    """Write the listing atomically and drop this server's caches for older keys."""
+    path = cache_path(home, spec)
+    try:
+        atomic_write_bytes(path, msgspec.json.encode(entry), private=True)
+        for old in path.parent.glob(f"{spec.name}-*.json"):
+            if old != path and old.name[len(spec.name) + 1 : -len(".json")].isalnum():
+                old.unlink(missing_ok=True)
+    except OSError as exc:
+        log.debug("MCP tool cache %s not written: %s", path, exc)

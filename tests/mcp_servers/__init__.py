@@ -1,0 +1,1 @@
+"""MCP servers written with the SDK, run as real processes by the MCP tests."""
