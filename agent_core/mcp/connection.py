@@ -99,8 +99,9 @@ class McpConnection:
 
     def exit_reason(self, when: str) -> str:
         """Why the server is gone, with the last line it wrote to stderr if any."""
-        text = f"MCP server '{self.spec.name}' exited {when}"
-        last = self.last_stderr_line()
+        gone = "exited" if self.spec.transport == "stdio" else "closed the connection"
+        text = f"MCP server '{self.spec.name}' {gone} {when}"
+        last = self.last_stderr_line() if self.spec.transport == "stdio" else ""
         return f"{text}: {last}" if last else text
 
     def last_stderr_line(self) -> str:
