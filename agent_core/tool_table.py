@@ -25,6 +25,7 @@ BUILTIN_TOOLS: dict[str, str] = {
     "TodoWrite": "agent_core.tools.todo:TodoWriteTool",
     "WebFetch": "agent_core.tools.webfetch:WebFetchTool",
     "ExitPlanMode": "agent_core.tools.exit_plan:ExitPlanModeTool",
+    "Skill": "agent_core.tools.skill:SkillTool",
 }
 
 BUILTIN_TOOL_NAMES: tuple[str, ...] = tuple(BUILTIN_TOOLS)

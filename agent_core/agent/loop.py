@@ -61,6 +61,12 @@ class RequestSource(Protocol):
     async def next_request(self) -> llm.ChatRequest: ...
 
 
+class ResultAddenda(Protocol):
+    """Text that rides after a round's tool results (loaded skill bodies, SPEC §11)."""
+
+    def take_blocks(self) -> list[TextBlock]: ...
+
+
 class UsageSink(Protocol):
     """Counts each request's usage; returns the event that reports the totals."""
 
@@ -95,6 +101,7 @@ class AgentLoop:
         emit: Callable[[ev.Event], Awaitable[None]],
         limits: LoopLimits,
         meter: UsageSink | None = None,
+        addenda: ResultAddenda | None = None,
     ) -> None:
         self.provider = provider
         self.conversation = conversation
@@ -103,6 +110,7 @@ class AgentLoop:
         self.emit = emit
         self.limits = limits
         self.meter = meter
+        self.addenda = addenda
         self.stats = TurnStats()
 
     async def run(
@@ -279,4 +287,5 @@ class AgentLoop:
         results = await run_ordered(
             calls, self.executor.is_read_only, execute, self.limits.max_concurrency
         )
-        self.conversation.append(Message(role="user", content=list(results)))
+        extra = self.addenda.take_blocks() if self.addenda is not None else []
+        self.conversation.append(Message(role="user", content=[*results, *extra]))

@@ -24,5 +24,8 @@ class PromptContext(Protocol):
 
 def session_prompt_contexts(paths: MewcodePaths, settings: Settings) -> list[PromptContext]:
     """Every prompt context of a session, in the order their blocks appear."""
-    contexts: list[PromptContext] = []
+    from agent_core.skills.loader import SkillLibrary
+    from agent_core.skills.skills_context import SkillsContext
+
+    contexts: list[PromptContext] = [SkillsContext(SkillLibrary.for_session(paths))]
     return contexts

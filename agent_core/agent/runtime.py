@@ -52,6 +52,7 @@ from agent_core.sandbox.session import (
 from agent_core.session.audit import AuditLog
 from agent_core.session.loader import SavedViews
 from agent_core.session.store import SessionStore
+from agent_core.skills.loader import SkillLibrary
 from agent_core.tools.base import FileStamp, Tool
 from agent_core.tools.registry import ToolRegistry
 from agent_core.tools.session_state import SessionToolState
@@ -125,15 +126,21 @@ class Runtime:
             opts.cli_rules,
             lambda: self._mode,
             # Spilled output is the agent's to read back (Read, Grep), and no other session's.
-            readable_dirs=lambda: [Path(os.path.realpath(self.store.dir / "tool-results"))],
+            # Files beside a skill's SKILL.md are the model's to read too (SPEC §11).
+            readable_dirs=lambda: [
+                Path(os.path.realpath(self.store.dir / "tool-results")),
+                *self._skills.readable_dirs(),
+            ],
         )
         self.prompt_contexts = session_prompt_contexts(opts.paths, opts.settings)
+        self._skills = SkillLibrary.for_session(opts.paths)
         self._file_stamps: dict[str, FileStamp] = {}
         limits = opts.settings.limits
         self._tool_state = SessionToolState(  # per-session state and limits the tools read
             bash_output_chars=limits.bash_output_chars,
             bash_timeout_ms=limits.bash_timeout_ms,
             withheld_env=(opts.settings.api_key_env,) if opts.settings.api_key_env else (),
+            skill_library=self._skills,
         )
         self._attach(store, history)
 
@@ -285,6 +292,7 @@ class Runtime:
             emit=emit,
             limits=self._loop_limits(),
             meter=self.meter,
+            addenda=self._tool_state.skill_buffer,
         )
         self.last_stats = loop.stats
         prompt = self._sized_prompt(text)

@@ -13,6 +13,8 @@ from typing import Any, Literal
 import msgspec
 
 from agent_core.sandbox.policy import SandboxPolicy
+from agent_core.skills.buffer import SkillBuffer
+from agent_core.skills.loader import SkillLibrary
 from agent_core.tools.shells import ShellRegistry
 
 DEFAULT_TIMEOUT_MS = 120_000
@@ -41,6 +43,8 @@ class SessionToolState:
     shells: ShellRegistry = field(default_factory=ShellRegistry)
     todos: list[dict[str, Any]] = field(default_factory=list)
     execs: dict[str, ExecRecord] = field(default_factory=dict)  # by call id, until taken
+    skill_library: SkillLibrary | None = None  # None: no skills (the Skill tool finds none)
+    skill_buffer: SkillBuffer = field(default_factory=SkillBuffer)  # bodies for the next round
 
     def take_exec_fields(self, call_id: str) -> dict[str, Any]:
         """The record a call left, as audit-log fields ({} if none); removed, so the table
