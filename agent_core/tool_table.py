@@ -23,6 +23,7 @@ BUILTIN_TOOLS: dict[str, str] = {
     "BashOutput": "agent_core.tools.shell_tools:BashOutputTool",
     "KillShell": "agent_core.tools.shell_tools:KillShellTool",
     "TodoWrite": "agent_core.tools.todo:TodoWriteTool",
+    "Remember": "agent_core.tools.remember:RememberTool",
     "WebFetch": "agent_core.tools.webfetch:WebFetchTool",
     "ExitPlanMode": "agent_core.tools.exit_plan:ExitPlanModeTool",
     "Skill": "agent_core.tools.skill:SkillTool",

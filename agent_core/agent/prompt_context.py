@@ -24,8 +24,11 @@ class PromptContext(Protocol):
 
 def session_prompt_contexts(paths: MewcodePaths, settings: Settings) -> list[PromptContext]:
     """Every prompt context of a session, in the order their blocks appear."""
+    from agent_core.memory.long_term import LongTermMemory
+    from agent_core.memory.recall_context import MemoryRecall
     from agent_core.skills.loader import SkillLibrary
     from agent_core.skills.skills_context import SkillsContext
 
     contexts: list[PromptContext] = [SkillsContext(SkillLibrary.for_session(paths))]
+    contexts.append(MemoryRecall(LongTermMemory(paths)))
     return contexts

@@ -42,6 +42,7 @@ from agent_core.errors import ChannelClosed, MewCodeError
 from agent_core.llm.base import Provider
 from agent_core.llm.pricing import model_info
 from agent_core.memory.files import load_memory
+from agent_core.memory.long_term import LongTermMemory
 from agent_core.messages import Message, TextBlock, user_text
 from agent_core.modes import MODES
 from agent_core.sandbox.session import (
@@ -140,6 +141,7 @@ class Runtime:
             bash_output_chars=limits.bash_output_chars,
             bash_timeout_ms=limits.bash_timeout_ms,
             withheld_env=(opts.settings.api_key_env,) if opts.settings.api_key_env else (),
+            memory=LongTermMemory(opts.paths),  # opened on the first Remember
             skill_library=self._skills,
         )
         self._attach(store, history)

@@ -8,7 +8,7 @@ ToolContext. The sandbox policy is replaced when the session changes
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
@@ -16,6 +16,9 @@ from agent_core.sandbox.policy import SandboxPolicy
 from agent_core.skills.buffer import SkillBuffer
 from agent_core.skills.loader import SkillLibrary
 from agent_core.tools.shells import ShellRegistry
+
+if TYPE_CHECKING:
+    from agent_core.memory.long_term import LongTermMemory
 
 DEFAULT_TIMEOUT_MS = 120_000
 DEFAULT_OUTPUT_CHARS = 30_000
@@ -43,6 +46,7 @@ class SessionToolState:
     shells: ShellRegistry = field(default_factory=ShellRegistry)
     todos: list[dict[str, Any]] = field(default_factory=list)
     execs: dict[str, ExecRecord] = field(default_factory=dict)  # by call id, until taken
+    memory: LongTermMemory | None = None  # long-term facts (Remember); None: no memory
     skill_library: SkillLibrary | None = None  # None: no skills (the Skill tool finds none)
     skill_buffer: SkillBuffer = field(default_factory=SkillBuffer)  # bodies for the next round
 
@@ -55,3 +59,5 @@ class SessionToolState:
     async def close(self) -> None:
         """Kill the session's background shells still running."""
         await self.shells.close_all()
+        if self.memory is not None:
+            self.memory.close()
