@@ -219,11 +219,16 @@ def headless_command(args: argparse.Namespace) -> int:
     )
 
     async def go() -> int:
-        runtime = await Runtime.open(opts)
+        try:
+            runtime = await Runtime.open(opts)
+        except BaseException:
+            if opts.mcp is not None:  # nothing started yet; closed for certain all the same
+                await opts.mcp.aclose()
+            raise
         try:
             return await run_headless(runtime, prompt, args.output_format)
         finally:
-            await runtime.close()
+            await runtime.close()  # stops the MCP servers too: no child outlives -p
 
     return asyncio.run(go())
 

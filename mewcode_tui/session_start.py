@@ -88,9 +88,14 @@ def runtime_options(
     continue_latest: bool,
     env: Mapping[str, str] | None = None,
 ) -> RuntimeOptions:
-    """The runtime options for what the command line chose: one place for `-p` and the UI."""
-    from agent_core.agent.runtime import RuntimeOptions
+    """The runtime options for what the command line chose: one place for `-p` and the UI.
 
+    The session's MCP servers are read from their config here; none is started yet.
+    """
+    from agent_core.agent.runtime import RuntimeOptions
+    from agent_core.mcp.session_servers import open_mcp_servers
+
+    mcp, mcp_problems = open_mcp_servers(paths, settings, env if env is not None else os.environ)
     return RuntimeOptions(
         cwd=cwd,
         paths=paths,
@@ -102,6 +107,8 @@ def runtime_options(
         cli_rules=list(flags.rules),
         max_iterations=flags.max_turns,
         env=env,
+        mcp=mcp,
+        mcp_problems=mcp_problems,
     )
 
 

@@ -141,10 +141,17 @@ class MainScreen(Screen):
     def registry(self) -> CommandRegistry:
         """The slash commands (built on first use: it reads custom command files)."""
         if self._registry is None:
-            from mewcode_tui.commands import build_registry
-
-            self._registry = build_registry(self.paths)
+            self._registry = self.load_commands()
         return self._registry
+
+    def load_commands(self) -> CommandRegistry:
+        """Built-in, custom and skill commands as on disk now; the status bar counts skills."""
+        from mewcode_tui.commands import build_registry
+        from mewcode_tui.commands.skills import skill_commands
+
+        skills = skill_commands(self.paths)
+        self.status.skills = len(skills)
+        return build_registry(self.paths, skills)
 
     def compose(self) -> ComposeResult:
         menu = CompletionMenu(id="completion")
@@ -265,6 +272,8 @@ class MainScreen(Screen):
         runtime.watch_mcp(self.mcp_changed)  # servers connect after the first frame
         self.status.phase = "idle"
         self.refresh_status()
+        self._registry = self.load_commands()  # after the first frame: skills are read from disk
+        runtime.start_mcp()  # after the first frame: servers connect in the background
         if runtime.history:
             restored = transcript_from_history(runtime.history, runtime.saved_views)
             self.transcript.prepend(restored)

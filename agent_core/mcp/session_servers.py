@@ -1,0 +1,44 @@
+"""The MCP servers a session gets: its configuration read, a hub built (nothing started)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agent_core.config.paths import MewcodePaths
+    from agent_core.config.settings import Settings
+    from agent_core.mcp.servers_api import McpServers
+
+
+def open_mcp_servers(
+    paths: MewcodePaths,
+    settings: Settings,
+    env: Mapping[str, str],
+    home: Path | None = None,
+) -> tuple[McpServers | None, list[str]]:
+    """The hub for the configured servers (None when there are none) and the config's
+    problems, one line each. Project servers start only in a trusted project."""
+    from agent_core.mcp.config import load_mcp_config
+
+    config = load_mcp_config(
+        paths,
+        trusted=settings.project_trusted,
+        home=home if home is not None else Path.home(),
+        env=env,
+    )
+    if not config.servers and not config.untrusted:
+        return None, list(config.problems)
+    from agent_core.mcp.hub import McpHub
+
+    limits = settings.limits
+    hub = McpHub(
+        config.servers,
+        untrusted=config.untrusted,
+        home=paths.home,
+        startup_timeout_s=limits.mcp_startup_timeout_s,
+        tool_timeout_s=limits.mcp_tool_timeout_s,
+        max_restarts=limits.mcp_restarts,
+    )
+    return hub, list(config.problems)
