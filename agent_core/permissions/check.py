@@ -10,6 +10,7 @@ from typing import Any
 from agent_core.config.paths import MewcodePaths
 from agent_core.config.settings import RuleEntry, Settings
 from agent_core.errors import MewCodeError
+from agent_core.mcp.names import parse as parse_mcp_name
 from agent_core.modes import MODES
 from agent_core.permissions.engine import PermissionPolicy, PermissionRequest, decide
 from agent_core.tool_table import BUILTIN_TOOLS
@@ -23,7 +24,7 @@ def tool_profile(tool: str, read_only_tools: Iterable[str] = ()) -> tuple[str, b
     if tool in BUILTIN_TOOLS:
         cls = builtin_tool_class(tool)
         return cls.permission_kind, cls.read_only
-    if tool.startswith("mcp__") and tool.count("__") >= 2:
+    if parse_mcp_name(tool) is not None:
         return "other", tool in set(read_only_tools)
     raise MewCodeError(
         f"unknown tool: {tool} (built-ins: {', '.join(BUILTIN_TOOLS)}, or mcp__server__tool)"
