@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from agent_core.config.paths import MewcodePaths
-from mewcode_tui.commands import context_cmds, info, mcp, memory, permissions, prompts, session
+from mewcode_tui.commands import (
+    context_cmds,
+    info,
+    mcp,
+    memory,
+    permissions,
+    prompts,
+    session,
+    skills,
+)
 from mewcode_tui.commands.registry import CommandRegistry, SlashCommand
 
 
@@ -16,7 +25,7 @@ def build_registry(paths: MewcodePaths, extra: Sequence[SlashCommand] = ()) -> C
     ``shadowed``).
     """
     registry = CommandRegistry()
-    for module in (info, session, context_cmds, permissions, mcp, memory, prompts):
+    for module in (info, session, context_cmds, permissions, mcp, memory, prompts, skills):
         for command in module.COMMANDS:
             registry.register(command)
     builtin = {c.name for c in registry.all()}
