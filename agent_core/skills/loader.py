@@ -92,9 +92,13 @@ def parse_skill(text: str, path: Path, layer: Layer) -> Skill:
     try:
         meta = yaml.safe_load(text[4:end])
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" (line {mark.line + 2})" if mark is not None else ""
-        raise SkillProblem(f"the front matter is not valid YAML{where}") from None
+        mark, problem = getattr(exc, "problem_mark", None), getattr(exc, "problem", None)
+        where = f"line {mark.line + 2}" if mark is not None else ""
+        detail = "; ".join(str(x) for x in (where, problem) if x)
+        hint = (
+            " (quote a value that contains ': ')" if problem and "mapping values" in problem else ""
+        )
+        raise SkillProblem(f"the front matter is not valid YAML ({detail}){hint}") from None
     if not isinstance(meta, dict):
         raise SkillProblem("the front matter is not a mapping of keys to values")
     name = _name(meta.get("name"), path.parent.name)

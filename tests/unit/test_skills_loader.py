@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -60,7 +61,12 @@ def test_a_well_formed_skill_and_its_optional_fields() -> None:
     [
         ("x", "# no front matter\n", "no YAML front matter"),
         ("x", "---\nname: x\ndescription: d\n# never closed\n", "not closed"),
-        ("x", "---\nname: [x\n---\nbody\n", "not valid YAML (line 2)"),
+        ("x", "---\nname: [x\n---\nbody\n", "not valid YAML (line 2; expected ','"),
+        (
+            "x",
+            "---\nname: x\ndescription: Use when: always\n---\nbody\n",
+            "not valid YAML (line 3; mapping values are not allowed here) (quote a value",
+        ),
         ("x", "---\n- a list\n---\nbody\n", "not a mapping"),
         ("x", "---\ndescription: d\n---\nbody\n", "'name' is missing"),
         ("Bad", skill_text("Bad"), "lowercase letters"),
@@ -75,7 +81,7 @@ def test_a_well_formed_skill_and_its_optional_fields() -> None:
     ],
 )
 def test_malformed_front_matter_says_what_is_wrong(folder: str, text: str, problem: str) -> None:
-    with pytest.raises(SkillProblem, match=problem.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(SkillProblem, match=re.escape(problem)):
         parse_skill(text, Path(f"/s/{folder}/SKILL.md"), "project")
 
 
