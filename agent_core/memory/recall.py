@@ -13,6 +13,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 DAY = 86_400.0
 
@@ -69,9 +70,8 @@ def tokens(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-@dataclass(frozen=True)
-class Fact:
-    """One remembered fact as recall sees it."""
+class Fact(NamedTuple):
+    """One remembered fact as recall sees it (a tuple: a thousand are built per prompt)."""
 
     id: int
     scope: str  # "global" or a project key

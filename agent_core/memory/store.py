@@ -87,6 +87,8 @@ class MemoryStore:
             if version > SCHEMA_VERSION:
                 raise sqlite3.DatabaseError(f"schema version {version} is newer than this MewCode")
             conn.execute("PRAGMA journal_mode=WAL")
+            # In WAL, NORMAL cannot corrupt the file; a power cut may lose the last recall counts.
+            conn.execute("PRAGMA synchronous=NORMAL")
             if version < SCHEMA_VERSION:
                 conn.executescript(
                     f"BEGIN; {_SCHEMA} PRAGMA user_version={SCHEMA_VERSION}; COMMIT;"
@@ -201,13 +203,7 @@ class MemoryStore:
         now = self.clock()
         rows = [(now, i) for i in ids]
         if rows:
-            self._run(
-                lambda conn: conn.executemany(
-                    "UPDATE facts SET access_count = access_count + 1, last_access_at = ?"
-                    " WHERE id = ?",
-                    rows,
-                )
-            )
+            self._run(lambda conn: _in_transaction(conn, _TOUCH, rows))
 
     def delete(self, fact_id: int, scopes: Iterable[str]) -> bool:
         """Delete fact ``fact_id`` if it is in one of ``scopes``; False when there is none."""
@@ -222,5 +218,14 @@ class MemoryStore:
         return cursor.rowcount > 0
 
 
+_TOUCH = "UPDATE facts SET access_count = access_count + 1, last_access_at = ? WHERE id = ?"
+
+
+def _in_transaction(conn: sqlite3.Connection, sql: str, rows: list[tuple[float, int]]) -> None:
+    with conn:  # one commit for all the rows, not one each
+        conn.execute("BEGIN")
+        conn.executemany(sql, rows)
+
+
 def _fact(row: tuple) -> Fact:
-    return Fact(*row)
+    return Fact._make(row)
