@@ -1,0 +1,194 @@
+"""The ``hooks:`` settings (SPEC §12), read file by file so each hook keeps where it came from.
+
+Claude Code's shape, so its settings load unchanged::
+
+    hooks: {PreToolUse: [{matcher: "Edit|Write", hooks: [{type: command, command: "...", timeout: 60}]}]}
+
+Files, in order: the user's (``MEWCODE_HOME/settings.yaml``, ``~/.claude/settings.json``),
+the project's (``.mewcode/settings.yaml``, ``.claude/settings.json``) and the local ones
+(``.mewcode/settings.local.yaml``, ``.claude/settings.local.json``). Project and local
+hooks come from the checkout: they run only once the project is trusted (SPEC §6).
+A malformed entry is one problem line naming its file; the rest load.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+
+from agent_core.config.paths import MewcodePaths
+from agent_core.hooks.matcher import matcher_problem
+
+HOOK_EVENTS = (
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "Stop",
+    "PreCompact",
+    "Notification",
+    "SessionEnd",
+)
+DEFAULT_TIMEOUT_S = 60.0
+Scope = Literal["user", "project", "local"]
+
+
+class HookCommand(msgspec.Struct, frozen=True):
+    """One configured command: its event, matcher, timeout and the file it came from."""
+
+    event: str
+    matcher: str
+    command: str
+    timeout_s: float
+    source: str
+
+    def label(self, project: Path) -> str:
+        """How the user is told which hook this is: file, event and command."""
+        return f"hook {shown_path(Path(self.source), project)} {self.event} `{self.command}`"
+
+
+class HookSettings(msgspec.Struct):
+    """The hooks that run, the project's that wait for trust, and what could not be read."""
+
+    active: list[HookCommand] = []
+    waiting_for_trust: list[HookCommand] = []
+    problems: list[str] = []
+
+
+def shown_path(path: Path, project: Path) -> str:
+    """``path`` relative to the project when inside it, else with ``~`` for the home directory."""
+    for base, prefix in ((project, ""), (Path.home(), "~/")):
+        try:
+            return prefix + str(path.relative_to(base))
+        except ValueError:
+            continue
+    return str(path)
+
+
+def parse_hooks(data: Any, source: str) -> tuple[list[HookCommand], list[str]]:
+    """The commands a ``hooks`` value configures, and one problem line per entry left out."""
+    if data is None:
+        return [], []
+    if not isinstance(data, dict):
+        return [], [f"{source}: hooks: expected a mapping of event names to lists"]
+    found: list[HookCommand] = []
+    problems: list[str] = []
+    for event, groups in data.items():
+        where = f"{source}: hooks.{event}"
+        if event not in HOOK_EVENTS:
+            problems.append(f"{where}: not an event MewCode runs ({', '.join(HOOK_EVENTS)})")
+            continue
+        if not isinstance(groups, list):
+            problems.append(f"{where}: expected a list of {{matcher, hooks}} entries")
+            continue
+        for i, group in enumerate(groups):
+            _parse_group(event, group, f"{where}[{i}]", source, found, problems)
+    return found, problems
+
+
+def _parse_group(
+    event: str, group: Any, where: str, source: str, found: list, problems: list
+) -> None:
+    if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+        problems.append(f"{where}: expected {{matcher: ..., hooks: [...]}}")
+        return
+    matcher = group.get("matcher", "")
+    if matcher is None:
+        matcher = ""
+    if not isinstance(matcher, str):
+        problems.append(f"{where}.matcher: expected a string")
+        return
+    if problem := matcher_problem(matcher):
+        problems.append(f"{where}: {problem}")
+        return
+    for j, hook in enumerate(group["hooks"]):
+        at = f"{where}.hooks[{j}]"
+        if not isinstance(hook, dict):
+            problems.append(f"{at}: expected {{type: command, command: ...}}")
+            continue
+        if hook.get("type", "command") != "command":
+            problems.append(f"{at}: type {hook.get('type')!r} is not supported (only command)")
+            continue
+        command = hook.get("command")
+        if not isinstance(command, str) or not command.strip():
+            problems.append(f"{at}: command: expected a non-empty string")
+            continue
+        timeout = hook.get("timeout", DEFAULT_TIMEOUT_S)
+        if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
+            problems.append(f"{at}: timeout: expected a number of seconds above 0")
+            continue
+        found.append(HookCommand(event, matcher, command, float(timeout), source))
+
+
+def hook_files(paths: MewcodePaths, user_home: Path) -> list[tuple[Path, Scope]]:
+    """Every file hooks are read from, in order, each once."""
+    project = paths.project
+    candidates: list[tuple[Path, Scope]] = [
+        (paths.user_settings, "user"),
+        (user_home / ".claude" / "settings.json", "user"),
+        (paths.project_settings, "project"),
+        (project / ".claude" / "settings.json", "project"),
+        (paths.local_settings, "local"),
+        (project / ".claude" / "settings.local.json", "local"),
+    ]
+    seen: set[Path] = set()
+    files: list[tuple[Path, Scope]] = []
+    for file, scope in candidates:
+        try:
+            key = file.resolve()
+        except OSError:
+            key = file
+        if key not in seen:  # the project may be the home directory: its files are the user's
+            seen.add(key)
+            files.append((file, scope))
+    return files
+
+
+def load_hooks(
+    paths: MewcodePaths, *, trusted: bool, user_home: Path | None = None
+) -> HookSettings:
+    """The hooks in force for this project (those of an untrusted project wait)."""
+    result = HookSettings()
+    for file, scope in hook_files(paths, user_home or Path.home()):
+        data, problem = _read_hooks_value(file)
+        if problem:
+            result.problems.append(problem)
+        hooks, problems = parse_hooks(data, str(file))
+        result.problems.extend(problems)
+        if scope != "user" and not trusted:
+            result.waiting_for_trust.extend(hooks)
+            if hooks and file.suffix == ".json":  # settings.py reports its own YAML files
+                result.problems.append(
+                    f"{file}: not applied until you trust this project: hooks "
+                    "(trust it in the dialog when mewcode opens, or run with --trust-project)"
+                )
+        else:
+            result.active.extend(hooks)
+    return result
+
+
+def _read_hooks_value(file: Path) -> tuple[Any, str | None]:
+    """The file's ``hooks`` value; a problem line only for what settings.py does not report."""
+    if file.suffix == ".json":
+        try:
+            text = file.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None, None
+        except (OSError, UnicodeDecodeError) as exc:
+            return None, f"{file}: cannot read hooks: {exc}"
+        try:
+            root = json.loads(text)
+        except ValueError as exc:
+            return None, f"{file}: invalid JSON, its hooks are not loaded: {exc}"
+        return (root.get("hooks") if isinstance(root, dict) else None), None
+    from agent_core.config.settings_file import load_settings_file
+    from agent_core.errors import ConfigError
+
+    try:
+        raw = load_settings_file(file)
+    except ConfigError:  # already one of the settings problems the user sees
+        return None, None
+    return (raw.hooks if raw is not None else None), None
