@@ -10,7 +10,7 @@ import time
 from collections.abc import Sequence
 
 from agent_core.memory.files import memory_files
-from agent_core.memory.long_term import GLOBAL, LongTermMemory
+from agent_core.memory.long_term import GLOBAL, LongTermMemory, MemoryScope
 from agent_core.memory.recall import Fact
 from agent_core.memory.store import MemoryUnavailable
 from mewcode_tui.commands.registry import CommandHost, SlashCommand
@@ -54,7 +54,7 @@ def _listing(host: CommandHost, memory: LongTermMemory) -> str:
 
 def _add(host: CommandHost, memory: LongTermMemory, args: str) -> None:
     words = args.split(maxsplit=1)
-    scope = "global" if words[:1] == ["--global"] else "project"
+    scope: MemoryScope = "global" if words[:1] == ["--global"] else "project"
     text = (words[1] if len(words) > 1 else "") if scope == "global" else args
     try:
         added = memory.remember(text, scope, importance=USER_IMPORTANCE)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import subprocess
 import sys
@@ -21,6 +22,15 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
+
+
+class LogLines(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
 
 
 def memory_for(home: Path, project: Path, clock: Clock | None = None) -> LongTermMemory:
@@ -147,16 +157,22 @@ def test_two_processes_write_at_once(mewcode_home: Path, project: Path) -> None:
     "junk", [b"this is not a database at all\n" * 40, b"SQLite format 3\x00" + b"\xff" * 4_000]
 )
 def test_a_corrupt_file_turns_memory_off_and_is_left_as_is(
-    mewcode_home: Path, project: Path, junk: bytes, caplog
+    mewcode_home: Path, project: Path, junk: bytes
 ) -> None:
     db = mewcode_home / "memory.db"
     db.write_bytes(junk)
     memory = memory_for(mewcode_home, project)
-    assert MemoryRecall(memory).block_for("which port is the staging db on") == ""
+    logged = LogLines()
+    logger = logging.getLogger("mewcode.memory")
+    logger.addHandler(logged)  # the app's debug log may stop propagation: listen here
+    try:
+        assert MemoryRecall(memory).block_for("which port is the staging db on") == ""
+    finally:
+        logger.removeHandler(logged)
     problem = memory.problem
     assert problem is not None and str(db) in problem and "\n" not in problem
     assert "off for this session" in problem
-    assert [r.getMessage() for r in caplog.records if r.name == "mewcode.memory"] == [problem]
+    assert logged.lines == [problem]
     with pytest.raises(MemoryUnavailable, match="off for this session"):
         memory.remember("the staging DB is on port 5433")
     assert db.read_bytes() == junk
