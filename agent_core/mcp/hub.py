@@ -229,6 +229,10 @@ class McpHub:
                 await asyncio.wait({work}, timeout=CANCEL_GRACE_S)
         if work.cancelled():
             return ToolOutput(f"MCP call to '{server}' cancelled", is_error=True)
+        error = work.exception()
+        if error is not None:  # a bug of ours: still a result, never a stopped loop
+            log.debug("MCP call to %s failed", server, exc_info=error)
+            return ToolOutput(f"MCP server '{server}': {what} failed: {one_line(error)}", True)
         return work.result()
 
     async def _call(self, server: str, what: str, op: Operation, tool: str) -> ToolOutput:

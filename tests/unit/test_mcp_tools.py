@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -149,9 +150,7 @@ def spec(**changes: Any) -> McpServerSpec:
     return McpServerSpec(**{**fields, **changes})
 
 
-def test_the_cache_is_per_spec_key_and_a_corrupt_file_is_ignored(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
+def test_the_cache_is_per_spec_key_and_a_corrupt_file_is_ignored(tmp_path: Path) -> None:
     entry = CachedServer(tools=[McpToolInfo(name="t", read_only=True)], prompts=True)
     save_cached(tmp_path, spec(), entry)
     assert load_cached(tmp_path, spec()) == entry
@@ -162,6 +161,16 @@ def test_the_cache_is_per_spec_key_and_a_corrupt_file_is_ignored(
     assert cache_path(tmp_path, spec()).parent.stat().st_mode & 0o777 == 0o700
 
     cache_path(tmp_path, spec()).write_text("{not json")
-    with caplog.at_level("DEBUG", logger="mewcode.mcp"):
+    seen: list[str] = []
+    handler = logging.Handler(logging.DEBUG)
+    handler.emit = lambda record: seen.append(record.getMessage())  # type: ignore[method-assign]
+    logger = logging.getLogger("mewcode.mcp")
+    old_level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG)
+    try:
         assert load_cached(tmp_path, spec()) is None
-    assert "corrupt" in caplog.text
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(old_level)
+    assert any("corrupt" in line for line in seen)
