@@ -13,6 +13,7 @@ import asyncio
 import importlib
 import logging
 import os
+import sys
 from collections.abc import Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
@@ -24,6 +25,7 @@ from agent_core.mcp.tool_cache import CachedServer
 
 log = logging.getLogger("mewcode.mcp")
 
+LAUNCHER = Path(__file__).with_name("launcher.py")  # run as a script: stdlib only
 STOP_TIMEOUT_S = 6.0  # the SDK's stdio shutdown takes at most ~4.5 s (stdin close, TERM, KILL)
 MAX_LIST_PAGES = 100  # a server whose pagination never ends cannot hang the start
 
@@ -178,8 +180,12 @@ class McpConnection:
                 spec.url, http_client=http
             )
         stdio = modules["mcp.client.stdio"]
+        # Through the launcher: whatever the server starts ends with it, and with us.
         params = stdio.StdioServerParameters(
-            command=spec.command, args=list(spec.args), env=dict(spec.env) or None, cwd=spec.cwd
+            command=sys.executable,
+            args=["-S", str(LAUNCHER), str(os.getpid()), "--", spec.command, *spec.args],
+            env=dict(spec.env) or None,
+            cwd=spec.cwd,
         )
         return stdio.stdio_client(params, errlog=stack.enter_context(self._open_log()))
 
