@@ -65,10 +65,17 @@ def load_mcp_config(
 
 
 def target_text(spec: McpServerSpec) -> str:
-    """The command line or URL for display: no env values, headers or URL credentials."""
+    """The command line or URL for display: no env values, headers or URL credentials,
+    and variables as written in the file (a ``${TOKEN}`` in args is not shown expanded)."""
+    if spec.shown:
+        return spec.shown
     if spec.transport == "stdio":
         return shlex.join([spec.command, *spec.args])
-    parts = urlsplit(spec.url)
+    return _shown_url(spec.url)
+
+
+def _shown_url(url: str) -> str:
+    parts = urlsplit(url)
     host = parts.hostname or ""
     if parts.port is not None:
         host = f"{host}:{parts.port}"
@@ -186,6 +193,7 @@ def _stdio(
         args=tuple(expand(a, env) for a in args),
         env={k: expand(v, env) for k, v in variables.items()},
         cwd=_directory(expand(cwd, env), file, home) if cwd else None,
+        shown=shlex.join([command, *args]),  # as written: ${TOKEN} stays a name
     )
 
 
@@ -196,7 +204,7 @@ def _http(
     if not isinstance(url, str):
         raise _Bad("url must be a string")
     headers = _string_map(entry, "headers")
-    url = expand(url, env)
+    raw_url, url = url, expand(url, env)
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         # The address itself is not repeated: after expansion it may hold a token.
@@ -208,6 +216,7 @@ def _http(
         scope=scope,
         url=url,
         headers={k: expand(v, env) for k, v in headers.items()},
+        shown=_shown_url(raw_url),
     )
 
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import shlex
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agent_core.errors import MewCodeError
 from agent_core.mcp import results
+from agent_core.mcp.config import target_text
 from agent_core.mcp.connection import McpConnection, leaf_error, one_line
 from agent_core.mcp.model import McpServerSpec, McpServerStatus
 from agent_core.mcp.tool_cache import CachedServer, load_cached, save_cached
@@ -126,7 +126,7 @@ class McpHub:
                     prompts=bool(listing and listing.prompts),
                     error=conn.error,
                     restarts=self._restarts[name],
-                    target=_target(conn.spec),
+                    target=target_text(conn.spec),
                 )
             )
         for spec in self._untrusted:
@@ -136,7 +136,7 @@ class McpHub:
                     transport=spec.transport,
                     state="needs-trust",
                     source=spec.source,
-                    target=_target(spec),
+                    target=target_text(spec),
                 )
             )
         return out
@@ -330,15 +330,6 @@ def _is_transport_error(exc: BaseException) -> bool:
     """An HTTP connection failure (the server went away), by the client library's types."""
     module = type(exc).__module__.split(".")[0]
     return isinstance(exc, OSError) or module in ("httpx", "httpx2", "httpcore", "anyio")
-
-
-def _target(spec: McpServerSpec) -> str:
-    """The command line or URL to show (no environment, no header values, no userinfo)."""
-    if spec.transport == "http":
-        scheme, sep, rest = spec.url.partition("://")
-        host, slash, path = rest.partition("/")
-        return f"{scheme}{sep}{host.rpartition('@')[2]}{slash}{path}"
-    return shlex.join([spec.command, *spec.args])
 
 
 def _conforms(hub: McpHub) -> McpServers:

@@ -28,6 +28,7 @@ class McpServerSpec(msgspec.Struct, frozen=True, omit_defaults=True):
     cwd: str | None = None
     url: str = ""  # http
     headers: dict[str, str] = {}
+    shown: str = ""  # the command line or URL for display, as written (variables unexpanded)
 
     def key(self) -> str:
         """What identifies this server's code and connection: a change makes a new key."""

@@ -130,9 +130,9 @@ def test_later_files_replace_earlier_entries_whole(paths: MewcodePaths, home: Pa
     assert config.problems == []
     by_name = {s.name: s for s in config.servers}
     assert _names(config.servers) == ["a", "b", "c"]
-    assert by_name["a"] == McpServerSpec("a", "stdio", str(mine), "user", command="a2")
+    assert by_name["a"] == McpServerSpec("a", "stdio", str(mine), "user", command="a2", shown="a2")
     assert by_name["b"] == McpServerSpec(
-        "b", "http", str(proj), "project", url="http://localhost:1/"
+        "b", "http", str(proj), "project", url="http://localhost:1/", shown="http://localhost:1/"
     )
     assert by_name["c"].scope == "user"
 
@@ -159,7 +159,7 @@ def test_shapes_other_agents_write(paths: MewcodePaths, home: Path) -> None:
     assert list(by_name) == ["plain", "typed", "remote", "streamable"]
     assert by_name["plain"] == McpServerSpec(
         "plain", "stdio", str(file), "project", command="node", args=("s.js",),
-        env={"A": "b"}, cwd=str(paths.project / "tools"),
+        env={"A": "b"}, cwd=str(paths.project / "tools"), shown="node s.js",
     )  # fmt: skip
     assert by_name["remote"].transport == "http"
     assert by_name["remote"].headers == {"X-Key": "k"}
@@ -334,3 +334,26 @@ def test_mcp_limits_are_checked_and_wait_for_trust(paths: MewcodePaths) -> None:
     paths.project_settings.write_text("limits:\n  mcp_tool_timeout_s: 100000\n")
     assert load_settings(paths).limits.mcp_tool_timeout_s == 600.0
     assert load_settings(paths, trust_project=True).limits.mcp_tool_timeout_s == 100000.0
+
+
+def test_a_token_in_args_or_url_is_shown_as_written_not_expanded(tmp_path: Path) -> None:
+    from agent_core.config.paths import MewcodePaths
+    from agent_core.mcp.config import load_mcp_config, target_text
+
+    home = tmp_path / "mewcode"
+    home.mkdir()
+    servers = {
+        "gh": {"command": "gh-mcp", "args": ["--token", "${GH_TOKEN}"]},
+        "web": {"type": "http", "url": "https://mcp.example.com/${PATH_TOKEN}/mcp"},
+    }
+    (home / "mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    paths = MewcodePaths(home=home, project=tmp_path)
+    env = {"GH_TOKEN": "ghp_secret123", "PATH_TOKEN": "tok_secret456"}
+    config = load_mcp_config(paths, trusted=True, home=tmp_path, env=env)
+    shown = {spec.name: target_text(spec) for spec in config.servers}
+    assert shown == {
+        "gh": "gh-mcp --token '${GH_TOKEN}'",
+        "web": "https://mcp.example.com/${PATH_TOKEN}/mcp",
+    }
+    by_name = {spec.name: spec for spec in config.servers}
+    assert by_name["gh"].args == ("--token", "ghp_secret123")  # the server gets the value
