@@ -13,6 +13,8 @@ from typing import Any, Protocol
 from agent_core import events as ev
 from agent_core.agent.approvals import PendingApprovals
 from agent_core.agent.tool_catalog import ToolCatalog
+from agent_core.hooks.outcome import HookOutcome
+from agent_core.messages import ToolResultBlock, ToolUseBlock
 from agent_core.tools.base import Tool, ToolContext
 
 
@@ -59,6 +61,14 @@ class ResultShaper(Protocol):
     def apply(self, call_id: str, text: str) -> str: ...
 
 
+class ToolHooks(Protocol):
+    """The PreToolUse, PostToolUse and Notification hooks of a turn (SPEC §12)."""
+
+    async def before_tool(self, call: ToolUseBlock) -> HookOutcome: ...
+    async def after_tool(self, call: ToolUseBlock, result: ToolResultBlock) -> ToolResultBlock: ...
+    async def approval_needed(self, call: ToolUseBlock) -> None: ...
+
+
 class ModeSwitch(Protocol):
     """The session's permission mode: read per call, switched by an approved plan."""
 
@@ -81,3 +91,4 @@ class ExecutionEnv:
     audit: AuditSink | None = None
     results: ResultShaper | None = None
     approvals: PendingApprovals = field(default_factory=PendingApprovals)
+    hooks: ToolHooks | None = None

@@ -156,6 +156,8 @@ class ToolExecutor:
                 )
             content = shaped
         result = ToolResultBlock(tool_use_id=call.id, content=content, is_error=output.is_error)
+        if env.hooks is not None and not output.is_error:  # as Claude Code: after success only
+            result = await env.hooks.after_tool(call, result)
         if env.audit:
             executed = {
                 "duration_ms": int(duration * 1000),
@@ -193,13 +195,18 @@ class ToolExecutor:
         layer: ev.Layer = verdict.layer
         reason = verdict.reason
         feedback = ""
+        who: str = "engine"
+        hook = await self._hook_verdict(call, decision)
+        if hook is not None:
+            decision, reason, hook_label = hook
+            layer = who = "hook"
         if decision == "ask":
             if not env.can_ask:
                 decision, layer = "deny", "user"
                 reason = f"approval was not available (non-interactive run): {reason}"
             else:
-                answer, feedback = await self._ask(tool, call, args, verdict)
-                layer = "user"
+                answer, feedback = await self._ask(tool, call, args, verdict, layer, reason)
+                layer = who = "user"
                 if answer == "deny":
                     decision = "deny"
                     reason = "the user denied this call" + (f": {feedback}" if feedback else "")
@@ -234,7 +241,8 @@ class ToolExecutor:
                 layer=layer,
                 reason=reason,
                 rule=verdict.rule,
-                who="user" if layer == "user" else "engine",
+                who=who,
+                **({"hook": hook_label} if hook is not None else {}),
             )
         if decision == "allow":
             return None
@@ -244,8 +252,41 @@ class ToolExecutor:
         prefix = "Permission denied" if layer != "user" else "Not run"
         return _error(call, f"{prefix} ({layer}): {reason}")
 
+    async def _hook_verdict(
+        self, call: ToolUseBlock, decision: ev.Decision
+    ) -> tuple[ev.Decision, str, str] | None:
+        """PreToolUse hooks after layers 1-4: deny or ask always; allow only skips an ask.
+
+        Returns the decision, its reason and the deciding hook, or None when the hooks
+        change nothing. A call the engine denies is not shown to the hooks.
+        """
+        hooks = self.env.hooks
+        if hooks is None or decision == "deny":
+            return None
+        out = await hooks.before_tool(call)
+        if out.blocked:
+            return "deny", f"{out.decided_by}: {out.reason}", out.decided_by
+        if out.decision == "deny":
+            why = out.decision_reason or "denied"
+            return "deny", f"{out.decided_by}: {why}", out.decided_by
+        if out.stop:
+            return "deny", f"the turn was stopped by a hook: {out.stop_reason}", out.decided_by
+        if out.decision == "ask":
+            why = out.decision_reason or "asks for approval"
+            return "ask", f"{out.decided_by}: {why}", out.decided_by
+        if out.decision == "allow" and decision == "ask":
+            why = out.decision_reason or "allowed"
+            return "allow", f"{out.decided_by}: {why}", out.decided_by
+        return None
+
     async def _ask(
-        self, tool: Tool, call: ToolUseBlock, args: Any, verdict: Verdict
+        self,
+        tool: Tool,
+        call: ToolUseBlock,
+        args: Any,
+        verdict: Verdict,
+        layer: ev.Layer,
+        reason: str,
     ) -> tuple[str, str]:
         diff = None
         if isinstance(tool, PreviewTool):
@@ -256,8 +297,8 @@ class ToolExecutor:
         reply = await self._wait_for_human(
             call,
             call.name,
-            reason=verdict.reason,
-            layer=verdict.layer,
+            reason=reason,
+            layer=layer,
             suggested_rules=list(verdict.suggested_rules),
             diff=diff,
         )
@@ -275,6 +316,8 @@ class ToolExecutor:
         kind: Literal["tool", "plan"] = "tool",
     ) -> ev.ApprovalReply:
         """Ask the front end about ``call`` and wait for the answer (by ticket or by id)."""
+        if self.env.hooks is not None:
+            await self.env.hooks.approval_needed(call)
         approval_id, ticket = self.env.approvals.open()
         try:
             await self.env.emit(ev.Status(phase="approval", detail=detail))

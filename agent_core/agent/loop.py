@@ -67,6 +67,15 @@ class ResultAddenda(Protocol):
     def take_blocks(self) -> list[TextBlock]: ...
 
 
+class TurnEndHooks(Protocol):
+    """Stop hooks (SPEC §12): a reason to go on instead of ending; a hook's request to stop."""
+
+    @property
+    def stop_requested(self) -> str: ...
+
+    async def continue_reason(self) -> str | None: ...
+
+
 class UsageSink(Protocol):
     """Counts each request's usage; returns the event that reports the totals."""
 
@@ -102,6 +111,7 @@ class AgentLoop:
         limits: LoopLimits,
         meter: UsageSink | None = None,
         addenda: ResultAddenda | None = None,
+        hooks: TurnEndHooks | None = None,
     ) -> None:
         self.provider = provider
         self.conversation = conversation
@@ -111,6 +121,7 @@ class AgentLoop:
         self.limits = limits
         self.meter = meter
         self.addenda = addenda
+        self.hooks = hooks
         self.stats = TurnStats()
 
     async def run(
@@ -136,9 +147,15 @@ class AgentLoop:
                 final_text = message.text() or final_text
                 calls = message.tool_uses()
                 if not calls:
-                    break
+                    again = await self.hooks.continue_reason() if self.hooks else None
+                    if again is None:
+                        break
+                    self.conversation.append(user_text(f"Stop hook feedback:\n{again}"))
+                    continue
                 before = self.executor.unknown_calls
                 await self._run_tools(calls, input_errors)
+                if await self._stopped_by_hook():
+                    break
                 all_unknown = self.executor.unknown_calls - before == len(calls)
                 unknown_streak = unknown_streak + 1 if all_unknown else 0
                 if unknown_streak >= self.limits.hallucination_rounds:
@@ -179,6 +196,16 @@ class AgentLoop:
         await self._try_emit(ev.Status(phase="idle"))
         await self._try_emit(done)
         return done
+
+    async def _stopped_by_hook(self) -> bool:
+        """A hook answered ``continue: false``: the turn ends after this round's results."""
+        reason = self.hooks.stop_requested if self.hooks is not None else ""
+        if not reason:
+            return False
+        note = f"stopped by a hook: {reason}"
+        self.conversation.close_open_ends(note)
+        await self.emit(ev.Notice(level="warning", message=note))
+        return True
 
     async def _try_emit(self, event: ev.Event) -> None:
         try:

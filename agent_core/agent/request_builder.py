@@ -55,6 +55,7 @@ class RequestBuilder:
     facts: TurnFacts
     max_tokens: int
     emit: Callable[[ev.Event], Awaitable[None]]
+    before_compaction: Callable[[], Awaitable[None]] | None = None  # PreCompact hooks
 
     async def next_request(self) -> ChatRequest:
         mode = self.session.mode
@@ -75,6 +76,7 @@ class RequestBuilder:
             tool_names=tool_names,
             recent_files=recent_files(self.file_stamps),
             overhead_tokens=self.facts.overhead_tokens,
+            before_compaction=self.before_compaction,
         )
         if outcome is None:
             return

@@ -10,11 +10,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import logging
 import os
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -39,6 +40,8 @@ from agent_core.config.settings import RuleEntry, Settings
 from agent_core.context.manager import CompactionOutcome, ContextManager
 from agent_core.context.tokens import estimate_tokens
 from agent_core.errors import ChannelClosed, MewCodeError
+from agent_core.hooks.outcome import HookOutcome
+from agent_core.hooks.session_hooks import SessionHooks, TurnHooks
 from agent_core.llm.base import Provider
 from agent_core.llm.pricing import model_info
 from agent_core.memory.files import load_memory
@@ -65,6 +68,7 @@ if TYPE_CHECKING:
     from agent_core.mcp.servers_api import McpServers
 
 Emit = Callable[[ev.Event], Awaitable[None]]
+log = logging.getLogger("mewcode.runtime")
 _turn_ids = itertools.count(1)
 
 
@@ -144,6 +148,16 @@ class Runtime:
             memory=LongTermMemory(opts.paths),  # opened on the first Remember
             skill_library=self._skills,
         )
+        from agent_core.tools.bash import PROVIDER_KEY_VARS
+
+        self.hooks = SessionHooks.load(  # hooks never see MewCode's API keys
+            opts.paths,
+            opts.settings,
+            self._hook_common,
+            withheld=(*PROVIDER_KEY_VARS, *self._tool_state.withheld_env),
+        )
+        self.settings_problems.extend(self.hooks.settings.problems)
+        self.prompt_contexts.append(self.hooks.start_context)
         self._attach(store, history)
 
     # --- construction -----------------------------------------------------
@@ -178,9 +192,15 @@ class Runtime:
                 )
                 note = f"{busy}; continuing in a new session {store.session_id} forked from it"
                 loaded.warnings.insert(0, note)
-            return cls(opts, store, loaded.messages, loaded.warnings, loaded.views)
-        store = SessionStore.create(opts.paths, model=model, provider=provider, spill_bytes=spill)
-        return cls(opts, store, [], [])
+            runtime = cls(opts, store, loaded.messages, loaded.warnings, loaded.views)
+        else:
+            store = SessionStore.create(
+                opts.paths, model=model, provider=provider, spill_bytes=spill
+            )
+            runtime = cls(opts, store, [], [])
+        source = "resume" if resume_id else "startup"
+        runtime.load_warnings.extend(await runtime.hooks.session_started(source))
+        return runtime
 
     def _attach(self, store: SessionStore, history: list[Message]) -> None:
         self.store = store
@@ -286,21 +306,28 @@ class Runtime:
         if self.running:
             raise RuntimeError("a turn is already running")
         emit = _emitter(events, CallViewRecorder(self.store, self.conversation))
+        hooks = self.hooks.for_turn(emit)
+        submitted = await hooks.prompt_submitted(text)
+        if submitted.blocked or submitted.stop:
+            return await self._refused_prompt(submitted, events)
         loop = AgentLoop(
             provider=self._provider,
             conversation=self.conversation,
-            executor=ToolExecutor(self._execution_env(emit, can_ask)),
+            executor=ToolExecutor(self._execution_env(emit, can_ask, hooks)),
             requests=await self._request_builder(emit, text),
             emit=emit,
             limits=self._loop_limits(),
             meter=self.meter,
             addenda=self._tool_state.skill_buffer,
+            hooks=hooks if hooks.active else None,
         )
         self.last_stats = loop.stats
         prompt = self._sized_prompt(text)
         limits = self.settings.limits
         budget = AttachmentBudget(limits.attach_file_bytes, limits.attach_prompt_bytes)
         attached = await asyncio.to_thread(attach_mentions, text, self.cwd, self.gate, budget)
+        for context in submitted.context:  # UserPromptSubmit hooks' context rides with the prompt
+            attached.blocks.append(TextBlock(f"Context from a UserPromptSubmit hook:\n{context}"))
         self._task = asyncio.create_task(loop.run(f"turn_{next(_turn_ids)}", prompt, attached))
         try:
             return await asyncio.shield(self._task)
@@ -311,7 +338,40 @@ class Runtime:
                 await self._task
             raise
 
-    def _execution_env(self, emit: Emit, can_ask: bool) -> ExecutionEnv:
+    async def _refused_prompt(
+        self, outcome: HookOutcome, events: RendezvousChannel[ev.Event] | None
+    ) -> ev.TurnCompleted:
+        """A UserPromptSubmit hook blocked the prompt: nothing is recorded or sent."""
+        if outcome.blocked:
+            message = f"prompt blocked by {outcome.decided_by}: {outcome.reason}"
+        else:
+            message = f"prompt stopped by a hook: {outcome.stop_reason}"
+        self.last_stats = TurnStats()
+        done = ev.TurnCompleted(
+            turn_id=f"turn_{next(_turn_ids)}",
+            stop_reason="error",
+            final_text="",
+            iterations=0,
+            usage=Usage(),
+            error=message,
+        )
+        if events is not None:  # not through the call-view recorder: no turn was recorded
+            with contextlib.suppress(ChannelClosed):
+                await events.send(ev.Error(kind="hook", message=message))
+                await events.send(ev.Status(phase="idle"))
+                await events.send(done)
+        return done
+
+    def _hook_common(self) -> dict[str, Any]:
+        """The fields every hook's input starts with."""
+        return {
+            "session_id": self.session_id,
+            "transcript_path": str(self.session_path),
+            "cwd": str(self.cwd),
+            "permission_mode": self._mode,
+        }
+
+    def _execution_env(self, emit: Emit, can_ask: bool, hooks: TurnHooks) -> ExecutionEnv:
         contexts = SessionToolContexts(
             self.cwd, self.store.dir, emit, self._file_stamps, self._tool_state
         )
@@ -325,6 +385,7 @@ class Runtime:
             audit=self.audit,
             results=self.context.ledger,
             approvals=self.approvals,
+            hooks=hooks if hooks.active else None,
         )
 
     async def _request_builder(self, emit: Emit, prompt: str = "") -> RequestBuilder:
@@ -344,6 +405,7 @@ class Runtime:
             facts=TurnFacts(git, memory, self._overhead_tokens(), chosen),
             max_tokens=self.settings.limits.max_output_tokens,
             emit=emit,
+            before_compaction=lambda: self.hooks.compacting("auto", "", emit),
         )
 
     def _loop_limits(self) -> LoopLimits:
@@ -401,6 +463,7 @@ class Runtime:
 
     async def new_session(self) -> None:
         """Start a fresh session (``/clear``); the old one stays on disk."""
+        await self.hooks.session_ended("clear")
         store = SessionStore.create(
             self.opts.paths,
             model=self.provider.model,
@@ -408,6 +471,7 @@ class Runtime:
             spill_bytes=self.settings.limits.spill_bytes,
         )
         self._switch(store, [], [])
+        self.load_warnings.extend(await self.hooks.session_started("clear"))
 
     async def resume(self, session_id: str) -> list[str]:
         """Switch to a saved session of this project (``/resume``); returns load warnings."""
@@ -417,7 +481,8 @@ class Runtime:
             self.opts.paths, session_id, spill_bytes=self.settings.limits.spill_bytes
         )
         self._switch(store, loaded.messages, loaded.warnings, loaded.views)
-        return loaded.warnings
+        self.load_warnings.extend(await self.hooks.session_started("resume"))
+        return self.load_warnings
 
     def _switch(
         self,
@@ -449,6 +514,7 @@ class Runtime:
 
     async def compact(self, instructions: str = "") -> CompactionOutcome:
         """Summarise the history now (``/compact``)."""
+        await self.hooks.compacting("manual", instructions, _log_notice)
         outcome = await self.context.compact(
             self.conversation.messages,
             provider=self.provider,
@@ -464,6 +530,10 @@ class Runtime:
         return outcome
 
     async def close(self) -> None:
+        try:
+            await self.hooks.session_ended("other")
+        except Exception:  # closing goes on whatever a hook did
+            log.exception("SessionEnd hooks failed")
         await self._tool_state.close()
         if self.opts.mcp is not None:
             await self.opts.mcp.aclose()
@@ -482,6 +552,12 @@ def _emitter(events: RendezvousChannel[ev.Event] | None, views: CallViewRecorder
             await events.send(event)
 
     return emit
+
+
+async def _log_notice(event: ev.Event) -> None:
+    """Where a hook's notices go when no turn is listening (/compact): the debug log."""
+    if isinstance(event, ev.Notice):
+        log.warning("%s", event.message)
 
 
 async def _close_provider(provider: Provider) -> None:

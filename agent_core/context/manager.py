@@ -110,8 +110,11 @@ class ContextManager:
         tool_names: Sequence[str],
         recent_files: Sequence[Path] = (),
         overhead_tokens: int = 0,
+        before_compaction: Callable[[], Awaitable[None]] | None = None,
     ) -> CompactionOutcome | None:
         """Summarise automatically if needed. None when nothing was attempted.
+
+        ``before_compaction`` runs just before a summary is made (PreCompact hooks).
 
         ``overhead_tokens`` (system prompt + tool definitions) is used only
         while no provider usage is known yet.
@@ -123,6 +126,8 @@ class ContextManager:
         if plan is None:
             self._mark_sent(history)
             return None
+        if before_compaction is not None:
+            await before_compaction()
         try:
             outcome = await self._summarise(
                 plan, provider, tool_names, recent_files, "", "auto", tokens, overhead_tokens
