@@ -19,7 +19,7 @@ from agent_core.tool_table import BUILTIN_TOOL_NAMES
 # Claude Code tools MewCode does not have. A rule naming one (settings shared with
 # Claude Code) can match no call here, so it is dropped with a warning, even a deny.
 CLAUDE_CODE_ONLY_TOOLS = frozenset({
-    "NotebookEdit", "NotebookRead", "Task", "Skill", "SlashCommand", "WebSearch", "KillBash",
+    "NotebookEdit", "NotebookRead", "Task", "SlashCommand", "WebSearch", "KillBash",
     "TodoRead",
 })  # fmt: skip
 

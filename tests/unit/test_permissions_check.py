@@ -83,7 +83,7 @@ def test_mcp_tools_are_known_and_read_only_only_when_marked(
         (["Frobnicate", "{}"], "error: unknown tool: Frobnicate"),
         # Claude Code tools MewCode does not have are not checked as if they existed.
         (["NotebookEdit", "{}"], "error: unknown tool: NotebookEdit"),
-        (["Skill", '{"name": "x"}'], "error: unknown tool: Skill"),
+        (["WebSearch", '{"query": "x"}'], "error: unknown tool: WebSearch"),
         (["Bash", "{}", "--mode", "yolo"], "error: unknown permission mode: yolo"),
     ],
 )

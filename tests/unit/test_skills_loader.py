@@ -172,3 +172,10 @@ def test_readable_dirs_are_builtin_and_user_skill_folders_only(
     dirs = library(paths, user_home).readable_dirs()
     assert user.resolve() in dirs and (BUILTIN_DIR / "commit-message").resolve() in dirs
     assert not any(str(d).startswith(str(paths.project)) for d in dirs)
+
+
+def test_skill_rules_are_rules_for_a_real_tool() -> None:
+    from agent_core.config.rule_syntax import names_missing_tool, rule_problem
+
+    # Skill was once a Claude Code tool MewCode lacked; now rules naming it are valid.
+    assert rule_problem("Skill") is None and not names_missing_tool("Skill")
