@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from agent_core.config.paths import MewcodePaths
 from mewcode_tui.commands import (
     context_cmds,
+    hooks,
     info,
     mcp,
     memory,
@@ -25,7 +26,17 @@ def build_registry(paths: MewcodePaths, extra: Sequence[SlashCommand] = ()) -> C
     ``shadowed``).
     """
     registry = CommandRegistry()
-    for module in (info, session, context_cmds, permissions, mcp, memory, prompts, skills):
+    for module in (
+        info,
+        session,
+        context_cmds,
+        permissions,
+        mcp,
+        memory,
+        hooks,
+        prompts,
+        skills,
+    ):
         for command in module.COMMANDS:
             registry.register(command)
     builtin = {c.name for c in registry.all()}
