@@ -36,12 +36,10 @@ def mcp_command(argv: list[str]) -> int:
     cwd, trust, rest = _subcommand_options(argv[1:])
     if rest:
         return fail(f"unexpected argument {rest[0]!r}\n{USAGE}", 2)
-    from agent_core.mcp.config import load_mcp_config
+    from agent_core.mcp.session_servers import session_mcp_config
 
     _, paths, settings = _setup(argparse.Namespace(cwd=cwd, trust_project=trust))
-    config = load_mcp_config(
-        paths, trusted=settings.project_trusted, home=Path.home(), env=os.environ
-    )
+    config = session_mcp_config(paths, settings, os.environ)
     for problem in [*settings.problems, *config.problems]:
         sys.stderr.write(f"mewcode: warning: {problem}\n")
     if not config.servers and not config.untrusted:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import msgspec
 
 from agent_core.config.paths import MewcodePaths
-from agent_core.mcp.expand import UnsetVariable, expand
+from agent_core.mcp.expand import ProjectEnv, UnsetVariable, expand
 from agent_core.mcp.model import ConfigScope, McpConfig, McpServerSpec
 from agent_core.mcp.names import server_name_problem
 
@@ -35,17 +35,25 @@ class _Bad(Exception):
 
 
 def load_mcp_config(
-    paths: MewcodePaths, *, trusted: bool, home: Path, env: Mapping[str, str]
+    paths: MewcodePaths,
+    *,
+    trusted: bool,
+    home: Path,
+    env: Mapping[str, str],
+    withheld: Collection[str] = (),
 ) -> McpConfig:
     """The configured servers: later files replace earlier entries of the same name.
 
     An untrusted project's servers go to ``untrusted`` and cannot replace the user's.
+    ``withheld`` names the variables a project's file may not expand (API keys).
     """
     config = McpConfig()
     user: dict[str, McpServerSpec] = {}
     for file in (home / ".claude.json", paths.home / "mcp.json"):
         user.update((s.name, s) for s in _read(file, "user", home, env, config.problems))
-    project = _read(paths.project / ".mcp.json", "project", home, env, config.problems)
+    # A project's file, even trusted, never expands the variables holding API keys.
+    project_env = ProjectEnv(env, frozenset(withheld))
+    project = _read(paths.project / ".mcp.json", "project", home, project_env, config.problems)
     if trusted:
         merged = dict(user)
         merged.update((s.name, s) for s in project)

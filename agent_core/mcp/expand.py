@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 # ``$$`` is matched first so that it (and what follows it) stays as written.
 _TOKEN = re.compile(r"\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
@@ -15,6 +16,40 @@ class UnsetVariable(Exception):
     def __init__(self, name: str) -> None:
         super().__init__(f"${{{name}}} is not set")
         self.name = name
+
+
+class WithheldVariable(UnsetVariable):
+    """A project file's ``${VAR}`` naming a variable that holds a provider's API key."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.args = (
+            f"${{{name}}} holds your provider's API key: a project's .mcp.json may not read it",
+        )
+
+
+class ProjectEnv(Mapping[str, str]):
+    """The environment as a project's file sees it: without the API-key variables."""
+
+    def __init__(self, env: Mapping[str, str], withheld: frozenset[str]) -> None:
+        self._env = env
+        self._withheld = withheld
+
+    def __getitem__(self, name: str) -> str:
+        if name in self._withheld:
+            raise WithheldVariable(name)
+        return self._env[name]
+
+    def get(self, name: str, default: object = None) -> Any:
+        if name in self._withheld:
+            raise WithheldVariable(name)
+        return self._env.get(name, default)
+
+    def __iter__(self) -> Iterator[str]:
+        return (k for k in self._env if k not in self._withheld)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def expand(text: str, env: Mapping[str, str]) -> str:

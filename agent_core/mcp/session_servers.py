@@ -9,7 +9,25 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from agent_core.config.paths import MewcodePaths
     from agent_core.config.settings import Settings
+    from agent_core.mcp.model import McpConfig
     from agent_core.mcp.servers_api import McpServers
+
+
+def session_mcp_config(
+    paths: MewcodePaths, settings: Settings, env: Mapping[str, str], home: Path | None = None
+) -> McpConfig:
+    """The servers configured for this project; a project's file may not read API keys."""
+    from agent_core.llm.catalog import PROVIDERS
+    from agent_core.mcp.config import load_mcp_config
+
+    keys = {e.key_env for e in PROVIDERS.values() if e.key_env} | {settings.api_key_env or ""}
+    return load_mcp_config(
+        paths,
+        trusted=settings.project_trusted,
+        home=home if home is not None else Path.home(),
+        env=env,
+        withheld=keys - {""},
+    )
 
 
 def open_mcp_servers(
@@ -20,14 +38,7 @@ def open_mcp_servers(
 ) -> tuple[McpServers | None, list[str]]:
     """The hub for the configured servers (None when there are none) and the config's
     problems, one line each. Project servers start only in a trusted project."""
-    from agent_core.mcp.config import load_mcp_config
-
-    config = load_mcp_config(
-        paths,
-        trusted=settings.project_trusted,
-        home=home if home is not None else Path.home(),
-        env=env,
-    )
+    config = session_mcp_config(paths, settings, env, home)
     if not config.servers and not config.untrusted:
         return None, list(config.problems)
     from agent_core.mcp.hub import McpHub
