@@ -39,8 +39,15 @@ def open_mcp_servers(
     """The hub for the configured servers (None when there are none) and the config's
     problems, one line each. Project servers start only in a trusted project."""
     config = session_mcp_config(paths, settings, env, home)
+    problems = list(config.problems)
+    if config.untrusted:
+        names = ", ".join(s.name for s in config.untrusted)
+        problems.append(
+            f"{config.untrusted[0].source}: MCP servers not started until you trust this "
+            f"project: {names}"
+        )
     if not config.servers and not config.untrusted:
-        return None, list(config.problems)
+        return None, problems
     from agent_core.mcp.hub import McpHub
 
     limits = settings.limits
@@ -52,4 +59,4 @@ def open_mcp_servers(
         tool_timeout_s=limits.mcp_tool_timeout_s,
         max_restarts=limits.mcp_restarts,
     )
-    return hub, list(config.problems)
+    return hub, problems

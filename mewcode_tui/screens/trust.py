@@ -124,6 +124,20 @@ def trust_screen(
             else entry.file
         )
         skipped.append((label, list(entry.keys)))
+    skipped.extend(_waiting_mcp_servers(paths, settings))
     return TrustScreen(
         short_path(paths.project, home), skipped, short_path(paths.user_settings, home)
     )
+
+
+def _waiting_mcp_servers(paths: MewcodePaths, settings: Settings) -> list[tuple[str, list[str]]]:
+    """The project's MCP servers trust would start, each with the command it runs."""
+    import os
+
+    from agent_core.mcp.config import target_text
+    from agent_core.mcp.session_servers import session_mcp_config
+
+    waiting = session_mcp_config(paths, settings, os.environ).untrusted
+    if not waiting:
+        return []
+    return [(".mcp.json", [f"MCP server {s.name} ({target_text(s)})" for s in waiting])]

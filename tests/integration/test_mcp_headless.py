@@ -211,7 +211,8 @@ def test_project_servers_wait_for_trust(
     fake_llm.script(
         [{"text": "Try.", "tool_calls": [call("mcp__repo__echo", text="x")]}, {"text": "No."}]
     )
-    code, lines, _ = run(fake_llm, project, mewcode_home)
+    code, lines, err = run(fake_llm, project, mewcode_home)
+    assert "MCP servers not started until you trust this project: repo" in err
     assert lines[0]["mcp_servers"] == [{"name": "repo", "status": "needs-trust"}]
     assert "mcp__repo__echo" not in lines[0]["tools"]
     assert results(lines)[0]["is_error"]

@@ -153,3 +153,18 @@ async def test_a_trusted_project_opens_without_the_dialog(paths, project) -> Non
         await wait_until(pilot, lambda: screen.runtime is not None)
         assert not isinstance(app.screen, TrustScreen)
         assert "Bash(make:*)" in {r.rule for r in project_rules(screen, paths)}
+
+
+async def test_the_dialog_names_the_project_mcp_servers_trust_would_start(paths, project) -> None:
+    import json
+
+    entry = {"command": "uvx", "args": ["mcp-server-git", "--repo", "${REPO_TOKEN:-none}"]}
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"git": entry}}))
+    app = make_app(paths, project)
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = await open_dialog(pilot, app)
+        shown = str(dialog.query_one("#skipped Static").render())
+        assert (
+            ".mcp.json: MCP server git (uvx mcp-server-git --repo '${REPO_TOKEN:-none}')" in shown
+        )
+        await pilot.press("2")
