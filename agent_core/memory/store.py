@@ -8,6 +8,7 @@ the session with a one-line ``problem``; the file is never rewritten.
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 import threading
 import time
@@ -15,6 +16,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from agent_core.fsutil import open_private, private_dir
 from agent_core.memory.recall import Fact, content_hash, to_evict
 
 log = logging.getLogger("mewcode.memory")
@@ -78,7 +80,9 @@ class MemoryStore:
         return self._conn
 
     def _open(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.path.parent)
+        # Facts may be sensitive: 0600, and SQLite gives the -wal and -shm files the same mode.
+        os.close(open_private(self.path, os.O_RDONLY))
         conn = sqlite3.connect(
             self.path, timeout=5.0, isolation_level=None, check_same_thread=False
         )

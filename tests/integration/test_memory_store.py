@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -38,8 +39,14 @@ def memory_for(home: Path, project: Path, clock: Clock | None = None) -> LongTer
     return LongTermMemory(MewcodePaths(home, project.resolve()), clock or Clock())
 
 
-def test_the_file_is_wal_and_versioned(mewcode_home: Path, project: Path) -> None:
-    memory_for(mewcode_home, project).remember("the staging DB is on port 5433")
+def test_the_file_is_wal_versioned_and_private(mewcode_home: Path, project: Path) -> None:
+    memory = memory_for(mewcode_home, project)
+    memory.remember("the staging DB is on port 5433")
+    files = sorted(p.name for p in mewcode_home.glob("memory.db*"))
+    assert files == ["memory.db", "memory.db-shm", "memory.db-wal"]
+    assert {oct(stat.S_IMODE(p.stat().st_mode)) for p in mewcode_home.glob("memory.db*")} == {
+        "0o600"
+    }
     conn = sqlite3.connect(mewcode_home / "memory.db")
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA user_version").fetchone()[0] == 1

@@ -180,7 +180,7 @@ def test_rules_for_claude_code_tools_mewcode_lacks_say_so() -> None:
     assert rule_problem("NotebookEdit(x.ipynb)") == (
         "NotebookEdit(x.ipynb): NotebookEdit is a Claude Code tool that MewCode does not have"
     )
-    assert "unknown tool Remember" in (rule_problem("Remember") or "")
+    assert "unknown tool Recall" in (rule_problem("Recall") or "")
 
 
 def test_deny_verdict_names_rule_and_source(project: Path, home: Path) -> None:
