@@ -27,7 +27,7 @@ import time
 
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
-GRACE_S = 1.0
+GRACE_S = 1.0  # per signal; the SIGKILL round also bounds how long a daemon chain is chased
 
 
 def _prctl(option: int, value: int) -> bool:
@@ -42,6 +42,16 @@ def _prctl(option: int, value: int) -> bool:
 
 def _children(me: int) -> list[int]:
     """Our direct children (the server, and descendants re-parented to us)."""
+    return [pid for pid, parent, _ in _processes() if parent == me]
+
+
+def _members(group: int, me: int) -> list[int]:
+    """The living processes of our process group, other than us."""
+    return [pid for pid, _, pgrp in _processes() if pgrp == group and pid != me]
+
+
+def _processes() -> list[tuple[int, int, int]]:
+    """``(pid, parent, process group)`` of every living process (from /proc)."""
     found = []
     for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
         if not entry.isdigit():
@@ -51,21 +61,23 @@ def _children(me: int) -> list[int]:
                 fields = fh.read().rsplit(b")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[1]) == me and fields[0] not in (b"Z", b"X"):
-            found.append(int(entry))
+        if fields[0] not in (b"Z", b"X"):
+            found.append((int(entry), int(fields[1]), int(fields[2])))
     return found
 
 
 def _signal_all(sig: int, group: int, me: int) -> None:
-    for pid in _children(me):
+    targets = set(_children(me)) | set(_members(group, me))
+    for pid in targets:
         try:
             os.kill(pid, sig)
         except OSError:
             pass
-    try:
-        os.killpg(group, sig)  # the group's members that are not our children; we ignore it
-    except OSError:
-        pass
+    if not os.path.isdir("/proc"):
+        try:
+            os.killpg(group, sig)  # no /proc to list the group: SIGKILL ends us too, last
+        except OSError:
+            pass
 
 
 def _reap() -> None:
@@ -98,22 +110,16 @@ def end_everything(group: int) -> None:
             _reap()
             if not _children(me) and not _group_alive(group, me):
                 return
+            if sig == signal.SIGKILL:
+                # A killed daemon's own children (setsid, ignoring SIGTERM) are adopted
+                # by us only now: kill each newcomer too, or a chain of them survives.
+                _signal_all(sig, group, me)
             time.sleep(0.02)
     _reap()
 
 
 def _group_alive(group: int, me: int) -> bool:
-    for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
-        if not entry.isdigit() or int(entry) == me:
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as fh:
-                fields = fh.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == group and fields[0] not in (b"Z", b"X"):
-            return True
-    return False
+    return bool(_members(group, me))
 
 
 def main(argv: list[str]) -> int:

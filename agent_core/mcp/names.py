@@ -47,7 +47,8 @@ def tool_name(server: str, tool: str) -> str:
     """The name the model sees for ``tool`` of ``server`` (a valid server name)."""
     head = f"{PREFIX}{server}__"
     safe = _UNSAFE.sub("_", tool)
-    if safe == tool and len(head) + len(tool) <= MAX_NAME:
+    # An empty name would leave ``mcp__s__``, which parse (and so every rule) rejects.
+    if tool and safe == tool and len(head) + len(tool) <= MAX_NAME:
         return head + tool
     digest = hashlib.sha256(tool.encode()).hexdigest()[:6]
     room = MAX_NAME - len(head) - len(digest) - 1
