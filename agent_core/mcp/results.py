@@ -70,7 +70,7 @@ def content_blocks(block: Any) -> list[TextBlock | ImageBlock]:
     if kind == "text":
         return [TextBlock(block.text)]
     if kind == "image":
-        return [ImageBlock(media_type=block.mime_type, data=block.data)]
+        return [_image(block.data, block.mime_type)]
     if kind == "audio":
         return [
             TextBlock(f"[audio {block.mime_type}, {_decoded_size(block.data)} bytes, not shown]")
@@ -90,6 +90,27 @@ def resource_contents(contents: Any) -> list[TextBlock | ImageBlock]:
     mime = getattr(contents, "mime_type", None) or "application/octet-stream"
     size = _decoded_size(getattr(contents, "blob", ""))
     return [TextBlock(f"[{contents.uri}: binary {mime}, {size} bytes, not shown]")]
+
+
+def _image(data: str, mime: str) -> TextBlock | ImageBlock:
+    """An image the provider accepts (type from its bytes, scaled to fit), else a note:
+    an oversized or unsupported image in the history would fail every later request."""
+    from agent_core.tools.imagefit import ImageError, fit_image, sniff_image
+
+    try:
+        raw = base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        return TextBlock(f"[image {mime}: not valid base64, not shown]")
+    media_type = sniff_image(raw[:16])
+    if media_type is None:
+        return TextBlock(
+            f"[image {mime}, {len(raw)} bytes: not a PNG, JPEG, GIF or WebP, not shown]"
+        )
+    try:
+        fitted = fit_image(raw, media_type)
+    except ImageError as exc:
+        return TextBlock(f"[image {mime}, {len(raw)} bytes, not shown: {exc}]")
+    return ImageBlock(media_type=fitted.media_type, data=fitted.data, note=fitted.note)
 
 
 def _carries(blocks: list[TextBlock | ImageBlock], structured: Any, encoded: str) -> bool:

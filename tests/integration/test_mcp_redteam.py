@@ -89,7 +89,6 @@ def test_a_server_deny_rule_covers_a_tool_with_an_empty_name(
     assert (parse(offered) or ("", ""))[0] == "h", f"{offered!r} does not name its server"
 
 
-@pytest.mark.xfail(strict=True, reason="MCP images go to the provider unchecked")
 @pytest.mark.parametrize("tool", ["big_image", "svg_image"])
 def test_an_image_a_provider_would_reject_never_reaches_the_request(
     tool: str, fake_llm, project: Path, mewcode_home: Path

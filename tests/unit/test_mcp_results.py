@@ -25,6 +25,7 @@ from agent_core.messages import ImageBlock, TextBlock
 from agent_core.tools.base import ToolOutput
 
 PNG = "iVBORw0KGgo="
+PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP439AAAASBAgCFVE/wAAAAAElFTkSuQmCC"  # opaque: sent as is
 CALLS: list[tuple[str, CallToolResult, ToolOutput]] = [
     ("text", CallToolResult(content=[TextContent(text="hi")]), ToolOutput("hi")),
     (
@@ -35,9 +36,14 @@ CALLS: list[tuple[str, CallToolResult, ToolOutput]] = [
     (
         "image keeps its blocks",
         CallToolResult(
-            content=[TextContent(text="see"), ImageContent(data=PNG, mime_type="image/png")]
+            content=[TextContent(text="see"), ImageContent(data=PNG_1X1, mime_type="image/png")]
         ),
-        ToolOutput([TextBlock("see"), ImageBlock(media_type="image/png", data=PNG)]),
+        ToolOutput([TextBlock("see"), ImageBlock(media_type="image/png", data=PNG_1X1)]),
+    ),
+    (
+        "an image the provider would reject is a note",
+        CallToolResult(content=[ImageContent(data="PHN2Zy8+", mime_type="image/svg+xml")]),
+        ToolOutput("[image image/svg+xml, 6 bytes: not a PNG, JPEG, GIF or WebP, not shown]"),
     ),
     (
         "audio is a note",
