@@ -12,8 +12,7 @@ import contextlib
 import itertools
 import logging
 import os
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,12 +30,13 @@ from agent_core.agent.permission_gate import SettingsPermissionGate
 from agent_core.agent.prompt import git_summary, system_blocks
 from agent_core.agent.prompt_context import session_prompt_contexts
 from agent_core.agent.request_builder import RequestBuilder, TurnFacts, recent_files
+from agent_core.agent.runtime_options import RuntimeOptions as RuntimeOptions
+from agent_core.agent.session_opening import open_session_store
 from agent_core.agent.tool_catalog import ToolCatalog
 from agent_core.agent.tool_contexts import SessionToolContexts
 from agent_core.agent.usage_meter import UsageMeter
 from agent_core.channel import RendezvousChannel
-from agent_core.config.paths import MewcodePaths
-from agent_core.config.settings import RuleEntry, Settings
+from agent_core.config.settings import RuleEntry
 from agent_core.context.manager import CompactionOutcome, ContextManager
 from agent_core.context.tokens import estimate_tokens
 from agent_core.errors import ChannelClosed, MewCodeError
@@ -57,7 +57,7 @@ from agent_core.session.audit import AuditLog
 from agent_core.session.loader import SavedViews
 from agent_core.session.store import SessionStore
 from agent_core.skills.loader import SkillLibrary
-from agent_core.tools.base import FileStamp, Tool
+from agent_core.tools.base import FileStamp
 from agent_core.tools.registry import ToolRegistry
 from agent_core.tools.session_state import SessionToolState
 from agent_core.usage import Usage
@@ -65,28 +65,10 @@ from agent_core.usage import Usage
 if TYPE_CHECKING:
     from agent_core.agent.session_api import AgentSession
     from agent_core.mcp.model import McpServerStatus
-    from agent_core.mcp.servers_api import McpServers
 
 Emit = Callable[[ev.Event], Awaitable[None]]
 log = logging.getLogger("mewcode.runtime")
 _turn_ids = itertools.count(1)
-
-
-@dataclass
-class RuntimeOptions:
-    cwd: Path
-    paths: MewcodePaths
-    settings: Settings
-    provider: Provider
-    mode: str = "default"
-    resume_id: str | None = None
-    continue_latest: bool = False
-    cli_rules: list[RuleEntry] = field(default_factory=list)
-    max_iterations: int | None = None
-    tools: list[Tool] | None = None  # None: the built-in set
-    env: Mapping[str, str] | None = None  # for building providers (/model); None: os.environ
-    mcp: McpServers | None = None  # the configured MCP servers; the runtime closes them
-    mcp_problems: list[str] = field(default_factory=list)  # bad MCP config, one line each
 
 
 class Runtime:
@@ -165,40 +147,9 @@ class Runtime:
     @classmethod
     async def open(cls, opts: RuntimeOptions) -> Runtime:
         """Create a new session, or resume one (``resume_id`` / ``continue_latest``)."""
-        from agent_core.sandbox import sandbox_status
-        from agent_core.session.listing import latest_session_id
-        from agent_core.session.lock import SessionLocked
-
-        # Refused before any session file exists: bypass never runs without a boundary.
-        if refusal := unsandboxed_bypass_error(
-            opts.mode, opts.settings, sandbox_status().available
-        ):
-            raise refusal
-        resume_id = opts.resume_id
-        latest = opts.continue_latest and not resume_id
-        if latest:
-            resume_id = latest_session_id(opts.paths)
-        model, provider = opts.provider.model, opts.provider.name
-        spill = opts.settings.limits.spill_bytes
-        if resume_id:
-            try:
-                store, loaded = SessionStore.open(opts.paths, resume_id, spill_bytes=spill)
-            except SessionLocked as busy:
-                if not latest:
-                    raise  # an explicit --resume of a session in use: say so, do not guess
-                # One writer per session: --continue goes on in a copy instead.
-                store, loaded = SessionStore.fork(
-                    opts.paths, resume_id, model=model, provider=provider, spill_bytes=spill
-                )
-                note = f"{busy}; continuing in a new session {store.session_id} forked from it"
-                loaded.warnings.insert(0, note)
-            runtime = cls(opts, store, loaded.messages, loaded.warnings, loaded.views)
-        else:
-            store = SessionStore.create(
-                opts.paths, model=model, provider=provider, spill_bytes=spill
-            )
-            runtime = cls(opts, store, [], [])
-        source = "resume" if resume_id else "startup"
+        opened = open_session_store(opts)
+        runtime = cls(opts, opened.store, opened.messages, opened.warnings, opened.views)
+        source = "resume" if opened.resumed else "startup"
         runtime.load_warnings.extend(await runtime.hooks.session_started(source))
         return runtime
 
