@@ -54,6 +54,7 @@ class McpConnection:
         self._stop = asyncio.Event()
         self._timer: asyncio.TimerHandle | None = None
         self._log_start = 0  # the log's size when this run began: its lines are after it
+        self._unreadable: list[str] = []  # why this run's server sent an answer we could not read
 
     @property
     def log_path(self) -> Path:
@@ -101,6 +102,8 @@ class McpConnection:
 
     def exit_reason(self, when: str) -> str:
         """Why the server is gone, with the last line it wrote to stderr if any."""
+        if self._unreadable:
+            return f"MCP server '{self.spec.name}' sent an unreadable answer: {self._unreadable[0]}"
         gone = "exited" if self.spec.transport == "stdio" else "closed the connection"
         text = f"MCP server '{self.spec.name}' {gone} {when}"
         last = self.last_stderr_line() if self.spec.transport == "stdio" else ""
@@ -142,12 +145,13 @@ class McpConnection:
     async def _run(self) -> None:
         modules = await asyncio.to_thread(_import_sdk)
         eof = asyncio.Event()
+        self._unreadable = []
         async with AsyncExitStack() as stack:
             transport = self._transport(stack, modules)
             client_class = modules["mcp.client.client"].Client
             types = modules["mcp_types"]
             client = client_class(
-                _eof_signalled(transport, eof),
+                _eof_signalled(transport, eof, self._unreadable),
                 client_info=types.Implementation(name="mewcode", version="0.1"),
             )
             await stack.enter_async_context(client)
@@ -186,6 +190,7 @@ class McpConnection:
             args=["-S", str(LAUNCHER), str(os.getpid()), "--", spec.command, *spec.args],
             env=dict(spec.env) or None,
             cwd=spec.cwd,
+            encoding_error_handler="replace",  # a stray byte costs a character, not the answer
         )
         return stdio.stdio_client(params, errlog=stack.enter_context(self._open_log()))
 
@@ -228,6 +233,11 @@ def _import_sdk() -> dict[str, Any]:
         "mcp.client.streamable_http",
         "mcp.shared._httpx_utils",
     )
+    sdk_log = logging.getLogger("mcp")
+    if not sdk_log.handlers:
+        # Without any handler Python prints its warnings (a server's unparsable line, with
+        # a traceback) on our stderr, under the UI; they belong in the debug log only.
+        sdk_log.addHandler(logging.NullHandler())
     return {name: importlib.import_module(name) for name in names}
 
 
@@ -261,18 +271,21 @@ def _tool_info(tool: Any) -> McpToolInfo:
 
 
 @asynccontextmanager
-async def _eof_signalled(transport: Any, eof: asyncio.Event) -> Any:
+async def _eof_signalled(transport: Any, eof: asyncio.Event, unreadable: list[str]) -> Any:
     """The transport, its read stream wrapped to set ``eof`` when the server hangs up."""
     async with transport as (read_stream, write_stream):
-        yield _EofSignal(read_stream, eof), write_stream
+        yield _EofSignal(read_stream, eof, unreadable), write_stream
 
 
 class _EofSignal:
-    """A read stream that sets an event at end of stream (the stdio server exited)."""
+    """A read stream that sets an event at end of stream (the stdio server exited), or
+    when the server sent a JSON-RPC message that cannot be read (its caller would wait
+    for the answer until the tool timeout): the connection then ends like at EOF."""
 
-    def __init__(self, inner: Any, eof: asyncio.Event) -> None:
+    def __init__(self, inner: Any, eof: asyncio.Event, unreadable: list[str]) -> None:
         self._inner = inner
         self._eof = eof
+        self._unreadable = unreadable
 
     @property
     def last_context(self) -> Any:
@@ -282,10 +295,16 @@ class _EofSignal:
         import anyio
 
         try:
-            return await self._inner.receive()
+            item = await self._inner.receive()
         except anyio.EndOfStream:
             self._eof.set()
             raise
+        problem = _lost_message(item)
+        if problem:
+            self._unreadable.append(problem)
+            self._eof.set()
+            raise anyio.EndOfStream
+        return item
 
     async def aclose(self) -> None:
         await self._inner.aclose()
@@ -306,6 +325,22 @@ class _EofSignal:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
+
+
+def _lost_message(item: Any) -> str:
+    """Why a line the SDK could not parse was a JSON-RPC message (a lost answer), or ""
+    for anything else: a banner or log line a server prints to stdout is ignored."""
+    if not isinstance(item, Exception):
+        return ""
+    errors = getattr(item, "errors", None)
+    try:
+        first = errors()[0] if callable(errors) else {}
+    except (IndexError, TypeError):
+        return ""
+    text = first.get("input")
+    if not isinstance(text, str) or '"jsonrpc"' not in text[:200]:
+        return ""
+    return str(first.get("msg", "not a valid JSON-RPC message"))[:200]
 
 
 def leaf_error(exc: BaseException) -> BaseException:

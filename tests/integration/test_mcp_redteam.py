@@ -108,8 +108,7 @@ def test_an_image_a_provider_would_reject_never_reaches_the_request(
     assert "image" in json.dumps(result["content"])  # the model is told what came back
 
 
-@pytest.mark.xfail(strict=True, reason="an unparsable answer waits for the call timeout")
-@pytest.mark.parametrize("tool", ["garbage", "nested", "bad_utf8"])
+@pytest.mark.parametrize("tool", ["nested", "bad_utf8"])
 def test_an_unreadable_answer_fails_the_call_at_once(
     tool: str, fake_llm, project: Path, mewcode_home: Path
 ) -> None:
@@ -163,7 +162,8 @@ def test_an_untrusted_project_cannot_plant_code_a_user_server_runs(
         mewcode_home, {"notes": {"command": sys.executable, "args": ["-m", "mcp_server_notes"]}}
     )
     fake_llm.script([{"text": "Hi.", "tool_calls": [call("mcp__notes__x")]}, {"text": "Ok."}])
-    run(fake_llm, project, mewcode_home)
+    proc = mewcode(fake_llm, project, mewcode_home, cwd=project)  # mewcode run in the project
+    proc.communicate(timeout=120)
     assert not witness.exists(), "the untrusted project's module ran as the user's server"
 
 
