@@ -134,6 +134,10 @@ def main(argv: list[str] | None = None) -> int:
             from mewcode_tui.mcp_command import mcp_command
 
             return mcp_command(argv[1:])
+        if argv and argv[0] == "preload":
+            from mewcode_tui.preload.command import preload_command
+
+            return preload_command(argv[1:])
         args = build_parser().parse_args(argv)
         with commands_die_with_mewcode():
             if args.headless:

@@ -1,0 +1,1 @@
+"""Warm start: a preload server that forks a fresh, already-imported child per command."""

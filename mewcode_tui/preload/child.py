@@ -1,0 +1,136 @@
+"""Turn a freshly forked child of the preload server into the caller's own process.
+
+Nothing the server read at import time may leak into a run: the environment,
+the working directory, stdio, signal dispositions, random state and the few
+module-level values libraries read from the environment are all replaced here.
+"""
+
+from __future__ import annotations
+
+import atexit
+import importlib
+import io
+import locale
+import os
+import random
+import signal
+import sys
+import tempfile
+import traceback
+from typing import Any
+
+# Dispositions a cold CPython start has; every other catchable signal is SIG_DFL.
+_PYTHON_START_DISPOSITIONS: dict[int, Any] = {
+    signal.SIGINT: signal.default_int_handler,
+    signal.SIGPIPE: signal.SIG_IGN,
+    signal.SIGXFSZ: signal.SIG_IGN,
+}
+
+
+def reset_signals() -> None:
+    """Every handler back to what a cold start has, then SIGTSTP made to stop us."""
+    signal.set_wakeup_fd(-1)
+    for sig in signal.valid_signals():
+        if sig in (signal.SIGKILL, signal.SIGSTOP):
+            continue
+        try:
+            signal.signal(sig, _PYTHON_START_DISPOSITIONS.get(sig, signal.SIG_DFL))
+        except (OSError, ValueError):
+            pass  # signals the kernel reserves (e.g. the RT ones glibc uses)
+    # The child leads its own session, an orphaned process group, where the kernel
+    # drops SIGTSTP's default stop: stop on it explicitly (Textual installs its own).
+    signal.signal(signal.SIGTSTP, lambda *_: os.kill(os.getpid(), signal.SIGSTOP))
+
+
+def replace_environment(env: dict[str, str], cwd: str) -> None:
+    """The caller's environment wholesale, its cwd, and module state derived from either."""
+    os.environ.clear()
+    os.environ.update(env)
+    os.chdir(cwd)
+    tempfile.tempdir = None  # re-read TMPDIR on next use
+    try:
+        locale.setlocale(locale.LC_CTYPE, "")
+    except locale.Error:
+        pass
+    random.seed()
+    _refresh_textual_constants()
+    _reset_logging()
+
+
+def _reset_logging() -> None:
+    """No handlers, WARNING: as a cold start has (the server's log must not reach the caller)."""
+    import logging
+
+    for handler in list(logging.root.handlers):
+        logging.root.removeHandler(handler)
+    logging.root.setLevel(logging.WARNING)
+
+
+def _refresh_textual_constants() -> None:
+    """textual.constants reads TEXTUAL_*, ESCDELAY... at import: read them again."""
+    constants = sys.modules.get("textual.constants")
+    if constants is None:
+        return
+    importlib.reload(constants)
+    # Modules that copied a constant by name at import (`from textual.constants import X`).
+    for module_name, names in (
+        ("textual._styles_cache", ("DEBUG",)),
+        ("textual.filter", ("DIM_FACTOR",)),
+        ("textual.message_pump", ("SLOW_THRESHOLD",)),
+    ):
+        module = sys.modules.get(module_name)
+        for name in names:
+            if module is not None and hasattr(module, name):
+                setattr(module, name, getattr(constants, name))
+
+
+def adopt_stdio(fds: list[int]) -> None:
+    """The caller's stdin, stdout and stderr on 0, 1, 2, and Python's streams rebuilt on them."""
+    for target, fd in enumerate(fds[:3]):
+        os.dup2(fd, target)
+    for fd in set(fds):
+        if fd > 2:
+            os.close(fd)
+    encoding = "utf-8" if sys.flags.utf8_mode else locale.getpreferredencoding(False)
+    # Textual's driver reads and writes sys.__stdin__ / sys.__stderr__ (typeshed: Final).
+    for name, fd, mode, errors in (
+        ("stdin", 0, "r", "strict"),
+        ("stdout", 1, "w", "strict"),
+        ("stderr", 2, "w", "backslashreplace"),
+    ):
+        stream = _stream(fd, mode, encoding, errors)
+        setattr(sys, name, stream)
+        setattr(sys, f"__{name}__", stream)
+
+
+def _stream(fd: int, mode: str, encoding: str, errors: str) -> io.TextIOWrapper:
+    # As CPython builds them: output line-buffered on a terminal, stderr always.
+    line_buffered = mode == "w" and (fd == 2 or os.isatty(fd))
+    raw = open(fd, mode + "b", closefd=False)  # noqa: SIM115 - lives as long as the process
+    return io.TextIOWrapper(raw, encoding=encoding, errors=errors, line_buffering=line_buffered)
+
+
+def run_as_caller(header: dict[str, Any], fds: list[int]) -> int:
+    """Become the caller (new session, its env, cwd, stdio) and run ``mewcode`` with its argv."""
+    os.setsid()
+    reset_signals()
+    replace_environment(dict(header["env"]), str(header["cwd"]))
+    adopt_stdio(fds)
+    argv = [str(arg) for arg in header["argv"]]
+    sys.argv = ["mewcode", *argv]
+    try:
+        from mewcode_tui.cli import main
+
+        code = main(argv)
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except BaseException:
+        traceback.print_exc()
+        code = 1
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    return code

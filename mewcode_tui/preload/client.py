@@ -1,0 +1,166 @@
+"""The `mewcode` client path: hand the command to a warm preload server. Standard library only.
+
+It sends argv, cwd, the environment and its stdin/stdout/stderr descriptors,
+forwards the signals a terminal sends to the child, and returns the child's
+exit status. ``run`` returns None (with the reason) when no server took the
+command, so the caller runs it in-process: nothing was started in that case.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import sys
+from collections.abc import Callable
+
+from mewcode_tui.preload.key import server_key
+from mewcode_tui.preload.location import (
+    UnsafeRunDir,
+    mewcode_home,
+    preload_disabled,
+    socket_path,
+)
+from mewcode_tui.preload.protocol import (
+    PROTOCOL_VERSION,
+    STDIO_FDS,
+    ProtocolError,
+    StatusReader,
+    send_request,
+)
+
+FORWARDED = (
+    signal.SIGINT,
+    signal.SIGTERM,
+    signal.SIGHUP,
+    signal.SIGQUIT,
+    signal.SIGWINCH,
+    signal.SIGTSTP,
+    signal.SIGCONT,
+    signal.SIGUSR1,
+    signal.SIGUSR2,
+)
+CONNECT_TIMEOUT = 0.5
+HANDSHAKE_TIMEOUT = 10.0
+
+
+class Fallback(Exception):
+    """No server ran the command; the reason goes to the debug log."""
+
+    def __init__(self, reason: str, *, start_server: bool = False) -> None:
+        super().__init__(reason)
+        self.start_server = start_server
+
+
+def connect(argv: list[str]) -> tuple[socket.socket, StatusReader, int]:
+    """Hand the command to the server for the current code; (connection, replies, child pid)."""
+    env = dict(os.environ)
+    home = mewcode_home(env)
+    if preload_disabled(env, home):
+        raise Fallback("preload is disabled")
+    key = server_key()
+    try:
+        path = socket_path(home, key)
+    except FileNotFoundError:
+        raise Fallback("no preload server yet", start_server=True) from None
+    except (OSError, UnsafeRunDir) as exc:
+        raise Fallback(f"preload socket directory: {exc}") from None
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(CONNECT_TIMEOUT)
+    try:
+        sock.connect(str(path))
+    except OSError as exc:
+        sock.close()
+        raise Fallback(f"no preload server for this code ({exc})", start_server=True) from None
+    try:
+        sock.settimeout(HANDSHAKE_TIMEOUT)
+        header = {
+            "version": PROTOCOL_VERSION,
+            "key": key,
+            "argv": argv,
+            "cwd": os.getcwd(),
+            "env": env,
+        }
+        send_request(sock, header, STDIO_FDS)
+        reader = StatusReader(sock)
+        first = reader.read()
+        if first is None or not isinstance(first.get("pid"), int):
+            raise Fallback(f"preload server did not start the command: {first}")
+    except (OSError, ProtocolError) as exc:
+        sock.close()
+        raise Fallback(f"preload server failed: {exc}") from None
+    except Fallback:
+        sock.close()
+        raise
+    return sock, reader, first["pid"]
+
+
+def forward_signals(pid: int) -> dict[int, Callable | int | None]:
+    """Send the signals the terminal and the shell send us on to the child; previous handlers."""
+
+    def forward(signum: int, _frame: object) -> None:
+        try:
+            os.kill(pid, signum)
+        except ProcessLookupError:
+            pass
+
+    return {sig: signal.signal(sig, forward) for sig in FORWARDED}
+
+
+def wait_for_exit(reader: StatusReader) -> int:
+    """Follow the child until it exits: stop with it (Ctrl+Z), return its exit code."""
+    while True:
+        try:
+            status = reader.read()
+        except (OSError, ProtocolError):
+            status = None
+        if status is None:
+            sys.stderr.write("mewcode: the preload server went away while running the command\n")
+            return 1
+        if status.get("stopped"):
+            # The child stopped itself (its terminal is restored); the shell sees us stop.
+            os.kill(os.getpid(), signal.SIGSTOP)
+        elif isinstance(status.get("exit"), int):
+            return status["exit"]
+
+
+def run(argv: list[str]) -> int:
+    """Run ``mewcode ARGV`` through the preload server; raises Fallback if none took it."""
+    saved = _terminal_state()
+    sock, reader, pid = connect(argv)
+    previous = forward_signals(pid)
+    sock.settimeout(None)
+    try:
+        return wait_for_exit(reader)
+    finally:
+        sock.close()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        _restore_terminal(saved)
+
+
+def _terminal_state() -> list | None:
+    if not os.isatty(0):
+        return None
+    import termios
+
+    try:
+        return termios.tcgetattr(0)
+    except termios.error:
+        return None
+
+
+def _restore_terminal(saved: list | None) -> None:
+    """The child restores the terminal itself; this covers a child that died without doing so."""
+    if saved is None:
+        return
+    import termios
+
+    # In a background job tcsetattr would stop us with SIGTTOU instead.
+    previous = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+    try:
+        termios.tcsetattr(0, termios.TCSADRAIN, saved)
+    except termios.error:
+        pass
+    finally:
+        signal.signal(signal.SIGTTOU, previous)

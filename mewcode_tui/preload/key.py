@@ -1,0 +1,65 @@
+"""The preload server's key: which interpreter and which installed code it serves.
+
+Standard library only, and fast (a few ms): every start of the client computes it.
+A server is only ever asked by clients whose key matches its own, so an edit of
+any source file, a theme, or an upgrade of a library is never served stale.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+# Our own packages: every file that can change what a run does.
+PACKAGES = ("agent_core", "mewcode_tui")
+CODE_SUFFIXES = (".py", ".tcss", ".yaml", ".md")
+# The libraries the server pre-imports; their dist-info names carry the version.
+LIBRARIES = ("textual", "anthropic", "openai", "mcp", "rich", "msgspec")
+
+
+def source_root() -> Path:
+    """The directory holding agent_core/ and mewcode_tui/ (a checkout or site-packages)."""
+    return Path(__file__).resolve().parents[2]
+
+
+def _walk(directory: str, digest: hashlib._Hash) -> None:
+    try:
+        entries = sorted(os.scandir(directory), key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
+        if entry.is_dir(follow_symlinks=False):
+            if entry.name != "__pycache__" and not entry.name.startswith("."):
+                _walk(entry.path, digest)
+        elif entry.name.endswith(CODE_SUFFIXES):
+            st = entry.stat()
+            digest.update(f"{entry.path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+
+
+def _library_dists(digest: hashlib._Hash) -> None:
+    """The dist-info directory names (name-version) and mtimes of the pre-imported libraries."""
+    wanted = tuple(f"{name}-" for name in LIBRARIES)
+    for entry in sys.path:
+        if not entry.endswith("-packages"):
+            continue
+        try:
+            names = sorted(os.listdir(entry))
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith(".dist-info") and name.lower().startswith(wanted):
+                path = os.path.join(entry, name)
+                digest.update(f"{path}\0{os.stat(path).st_mtime_ns}\n".encode())
+
+
+def server_key() -> str:
+    """A short hex digest of the interpreter, our source files and the libraries' versions."""
+    digest = hashlib.sha256()
+    digest.update(f"{sys.executable}\0{sys.version}\n".encode())
+    root = source_root()
+    for package in PACKAGES:
+        _walk(str(root / package), digest)
+    _library_dists(digest)
+    return digest.hexdigest()[:20]

@@ -1,0 +1,202 @@
+"""The preload server: imports everything once, then forks a waiter (and child) per command.
+
+Run as ``python -m mewcode_tui.preload.server --home MEWCODE_HOME``; the ``mewcode``
+entry starts it detached after a cold run. It never reads the caller's
+environment, cwd or settings: each child replaces them (see child.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import importlib
+import logging
+import os
+import select
+import signal
+import socket
+import struct
+import sys
+import threading
+import time
+from pathlib import Path
+
+from mewcode_tui.preload.key import server_key
+from mewcode_tui.preload.location import run_dir
+
+log = logging.getLogger("mewcode.preload")
+IDLE_SECONDS = 30 * 60
+# Everything a run imports that is slow: the UI, the runtime, both SDKs (through
+# their providers, the only modules allowed to import them) and MCP.
+WARM_MODULES = (
+    "textual.app",
+    "mewcode_tui.cli",
+    "mewcode_tui.app",
+    "mewcode_tui.app_runner",
+    "mewcode_tui.headless",
+    "mewcode_tui.session_start",
+    "mewcode_tui.screens.main",
+    "mewcode_tui.widgets.assistant_view",
+    "mewcode_tui.warmup",
+    "agent_core.agent.runtime",
+    "agent_core.llm.factory",
+    "agent_core.llm.anthropic_provider",
+    "agent_core.llm.openai_provider",
+    "agent_core.mcp.hub",
+    "agent_core.mcp.connection",
+    "agent_core.permissions.cli_rules",
+    "agent_core.config.settings",
+    "mewcode_tui.debug_log",
+    "openai.resources.chat",
+    "html.parser",
+    # What the SDKs' HTTP clients import on their first request.
+    "anyio._backends._asyncio",
+    "httpcore2",
+    "h11",
+    "truststore",
+    # The providers import their SDK on first use; by name here, as only agent_core.llm
+    # may import them in code (the import contract guards first paint, not this server).
+    "anthropic",
+    "openai",
+    "mcp",
+)
+
+
+# Packages whose modules the tools, skills and session machinery import on first use.
+WARM_PACKAGES = ("agent_core.tools", "agent_core.skills", "agent_core.memory", "agent_core.mcp",
+                 "agent_core.sandbox")  # fmt: skip
+
+
+def peer_uid(conn: socket.socket) -> int:
+    """The connecting process's uid (SO_PEERCRED: pid, uid, gid)."""
+    creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    return struct.unpack("3i", creds)[1]
+
+
+def peer_allowed(uid: int) -> bool:
+    """Only our own user may run commands through us."""
+    return uid == os.getuid()
+
+
+def warm_up() -> None:
+    """Import what every run needs; a module that fails is imported (and fails) in the run."""
+    import pkgutil
+
+    started = time.monotonic()
+    names = list(WARM_MODULES)
+    for package in WARM_PACKAGES:
+        path = importlib.import_module(package).__path__
+        names += [f"{package}.{m.name}" for m in pkgutil.iter_modules(path)]
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except Exception as exc:  # the child will report it the way a cold start does
+            log.warning("preload: could not pre-import %s: %s", name, exc)
+    log.info("preload: imported %d modules in %.2fs", len(sys.modules), time.monotonic() - started)
+
+
+def remove_dead_sockets(directory: Path, keep: Path) -> None:
+    """Sockets no server answers on any more (an old key whose server exited)."""
+    for path in directory.glob("preload-*.sock"):
+        if path == keep:
+            continue
+        probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            probe.connect(str(path))
+        except ConnectionRefusedError:
+            path.unlink(missing_ok=True)
+        except OSError:
+            pass
+        finally:
+            probe.close()
+
+
+def listen(path: Path) -> socket.socket:
+    """Bind ``path`` (0600; we hold the key's lock, so a file there is stale) and listen."""
+    path.unlink(missing_ok=True)
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    old_umask = os.umask(0o177)
+    try:
+        sock.bind(str(path))
+    finally:
+        os.umask(old_umask)
+    sock.listen(64)
+    return sock
+
+
+def serve(sock: socket.socket, key: str, idle_seconds: float) -> None:
+    """Accept until idle: check the peer, fork a waiter for it, go back to accepting."""
+    from mewcode_tui.preload.waiter import serve_one
+
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # waiters are reaped by the kernel
+    while True:
+        ready, _, _ = select.select([sock], [], [], idle_seconds)
+        if not ready:
+            log.info("preload: idle for %ds, exiting", idle_seconds)
+            return
+        conn, _ = sock.accept()
+        uid = peer_uid(conn)
+        if not peer_allowed(uid):
+            log.warning("preload: refused a peer with uid %d", uid)
+            conn.close()
+            continue
+        # fork() copies only this thread: a lock held by another would stay held forever.
+        assert threading.active_count() == 1, "the preload server must fork single-threaded"
+        if os.fork() == 0:
+            sock.close()
+            code = 1
+            try:
+                code = serve_one(conn, key)
+            finally:
+                os._exit(code & 0xFF)
+        conn.close()
+
+
+def _stop(signum: int, _frame: object) -> None:
+    raise SystemExit(0)
+
+
+def _log_to(home: Path) -> None:
+    logs = home / "logs"
+    logs.mkdir(mode=0o700, parents=True, exist_ok=True)
+    fd = os.open(logs / "preload.log", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    os.dup2(fd, 2)  # tracebacks too
+    os.close(fd)
+    logging.basicConfig(
+        stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(process)d %(message)s"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m mewcode_tui.preload.server")
+    parser.add_argument("--home", required=True, help="MEWCODE_HOME")
+    parser.add_argument("--idle-seconds", type=float, default=IDLE_SECONDS)
+    args = parser.parse_args(argv)
+    home = Path(args.home)
+    key = server_key()  # before importing: the code we are about to load
+    directory = run_dir(home, create=True)
+    _log_to(home)
+    lock = os.open(directory / f"preload-{key}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return 0  # a server for this key is already up (or starting)
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    path = directory / f"preload-{key}.sock"
+    warm_up()
+    remove_dead_sockets(directory, keep=path)
+    sock = listen(path)
+    log.info("preload: serving key %s on %s", key, path)
+    try:
+        serve(sock, key, args.idle_seconds)
+    finally:
+        if os.getpid() == _server_pid:
+            path.unlink(missing_ok=True)
+    return 0
+
+
+_server_pid = os.getpid()
+
+if __name__ == "__main__":
+    raise SystemExit(main())

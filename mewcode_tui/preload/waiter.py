@@ -1,0 +1,109 @@
+"""One run through the preload server: a forked waiter that forks the child and reports on it.
+
+The waiter holds the client's connection for the child's whole life: it tells the
+client the child's pid, that it stopped (Ctrl+Z) and how it exited, and if the
+client goes away (killed, terminal closed) it hangs the child up so the UI
+restores the terminal and the commands it started die with it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import select
+import signal
+import socket
+
+from mewcode_tui.preload.protocol import ProtocolError, recv_request, send_status
+
+log = logging.getLogger("mewcode.preload")
+# After the client vanished, how long the child gets to clean up after SIGHUP.
+HANGUP_GRACE_SECONDS = 3.0
+
+
+def serve_one(conn: socket.socket, key: str) -> int:
+    """Read the request on ``conn``, run it in a child, report until it exits; the exit code."""
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    conn.settimeout(10)
+    try:
+        header, fds = recv_request(conn)
+    except (OSError, ProtocolError) as exc:
+        log.info("preload: bad request: %s", exc)
+        return 1
+    if header.get("key") != key or len(fds) != 3:
+        send_status(conn, error="this server serves other code")
+        return 1
+    pid = os.fork()
+    if pid == 0:
+        conn.close()
+        from mewcode_tui.preload.child import run_as_caller
+
+        os._exit(run_as_caller(header, fds) & 0xFF)
+    for fd in fds:
+        os.close(fd)
+    return _report(conn, pid)
+
+
+def _report(conn: socket.socket, pid: int) -> int:
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_w, False)
+    signal.set_wakeup_fd(wake_w)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    conn.settimeout(None)
+    client_gone = False
+    send_status(conn, pid=pid)
+    while True:
+        watched: list[socket.socket | int] = [wake_r] if client_gone else [conn, wake_r]
+        ready, _, _ = select.select(watched, [], [])
+        if wake_r in ready:
+            os.read(wake_r, 512)
+        if conn in ready and not client_gone:
+            if not _recv_or_eof(conn):
+                client_gone = True
+                _hang_up(pid)
+        done, status = os.waitpid(pid, os.WNOHANG | os.WUNTRACED)
+        if done == 0:
+            continue
+        if os.WIFSTOPPED(status):
+            if not client_gone:
+                _send_quietly(conn, stopped=True)
+            continue
+        code = os.waitstatus_to_exitcode(status)
+        code = 128 - code if code < 0 else code  # killed by a signal: the shell's convention
+        if not client_gone:
+            _send_quietly(conn, exit=code)
+        log.info("preload: ran pid %d, exit %d%s", pid, code, " (client gone)" * client_gone)
+        return code
+
+
+def _recv_or_eof(conn: socket.socket) -> bool:
+    try:
+        return bool(conn.recv(4096))
+    except OSError:
+        return False
+
+
+def _send_quietly(conn: socket.socket, **fields: object) -> None:
+    try:
+        send_status(conn, **fields)
+    except OSError:
+        pass
+
+
+def _hang_up(pid: int) -> None:
+    """The client is gone: SIGHUP (and SIGCONT, if stopped) now, SIGKILL after a grace period."""
+    for sig in (signal.SIGHUP, signal.SIGCONT):
+        try:
+            os.kill(pid, sig)
+        except ProcessLookupError:
+            return
+
+    def kill_now(*_: object) -> None:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+    signal.signal(signal.SIGALRM, kill_now)
+    signal.setitimer(signal.ITIMER_REAL, HANGUP_GRACE_SECONDS)

@@ -1,0 +1,93 @@
+"""The preload server key (an edit means a new server) and the child's fresh environment."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from mewcode_tui.preload import key as key_module
+from mewcode_tui.preload.location import UnsafeRunDir, preload_disabled, run_dir
+
+
+@pytest.fixture
+def fake_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    for package in key_module.PACKAGES:
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "a.py").write_text("x = 1\n")
+    (tmp_path / "mewcode_tui" / "app.tcss").write_text("Screen {}\n")
+    monkeypatch.setattr(key_module, "source_root", lambda: tmp_path)
+    return tmp_path
+
+
+def test_key_is_stable_until_a_source_file_changes(fake_source: Path) -> None:
+    first = key_module.server_key()
+    assert key_module.server_key() == first
+    source = fake_source / "agent_core" / "a.py"
+    source.write_text("x = 2\n")  # same size: the mtime tells
+    os.utime(source, ns=(time.time_ns(), time.time_ns() + 1_000_000))
+    second = key_module.server_key()
+    assert second != first
+    (fake_source / "mewcode_tui" / "app.tcss").write_text("Screen { color: red; }\n")
+    assert key_module.server_key() != second
+
+
+def test_key_changes_with_a_new_file_but_not_with_bytecode(fake_source: Path) -> None:
+    first = key_module.server_key()
+    (fake_source / "mewcode_tui" / "__pycache__").mkdir()
+    (fake_source / "mewcode_tui" / "__pycache__" / "a.cpython-311.pyc").write_bytes(b"x")
+    assert key_module.server_key() == first
+    (fake_source / "mewcode_tui" / "new.py").write_text("")
+    assert key_module.server_key() != first
+
+
+def test_key_of_the_real_tree_is_fast() -> None:
+    started = time.perf_counter()
+    key_module.server_key()
+    assert time.perf_counter() - started < 0.1
+
+
+def test_run_dir_is_created_private_and_a_loose_one_refused(tmp_path: Path) -> None:
+    made = run_dir(tmp_path / "home", create=True)
+    assert oct(made.stat().st_mode & 0o777) == "0o700"
+    made.chmod(0o750)
+    with pytest.raises(UnsafeRunDir, match="mode 750, expected 700"):
+        run_dir(tmp_path / "home", create=False)
+
+
+@pytest.mark.parametrize(
+    ("env", "settings", "disabled"),
+    [
+        ({}, None, False),
+        ({"MEWCODE_PRELOAD": "0"}, None, True),
+        ({}, "model: x\npreload: false\n", True),
+        ({}, "preload: true\n", False),
+        ({}, "# preload: false\n", False),
+    ],
+)
+def test_preload_can_be_turned_off(tmp_path: Path, env, settings, disabled) -> None:
+    if settings is not None:
+        (tmp_path / "settings.yaml").write_text(settings)
+    assert preload_disabled(env, tmp_path) is disabled
+
+
+def test_child_rereads_what_libraries_took_from_the_environment(tmp_path: Path) -> None:
+    """textual.constants is read at import: a child must see the caller's TEXTUAL_* and ESCDELAY."""
+    code = f"""
+import os, tempfile
+os.environ.update(ESCDELAY="100", TEXTUAL_SLOW_THRESHOLD="500", TMPDIR="/tmp")
+import textual.app, textual.constants, textual.message_pump
+tempfile.gettempdir()
+from mewcode_tui.preload.child import replace_environment
+env = dict(PATH=os.environ["PATH"], ESCDELAY="25", TEXTUAL_SLOW_THRESHOLD="900",
+           TMPDIR={str(tmp_path)!r}, ONLY_IN_CALLER="yes")
+replace_environment(env, {str(tmp_path)!r})
+print(textual.constants.ESCAPE_DELAY, textual.message_pump.SLOW_THRESHOLD,
+      tempfile.gettempdir(), os.getcwd(), os.environ.get("ONLY_IN_CALLER"), "HOME" in os.environ)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["0.025", "900", str(tmp_path), str(tmp_path), "yes", "False"]
