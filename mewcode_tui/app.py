@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.app import App, SystemCommand
+from textual.binding import Binding
 from textual.screen import Screen
 
 from mewcode_tui.screens.main import MainScreen, RuntimeOpener
@@ -34,6 +35,13 @@ class MewCodeApp(App[int]):
     CSS_PATH = [_HERE / "app.tcss", _HERE / "screens" / "main.tcss"]
     TITLE = "MewCode"
     COMMANDS = App.COMMANDS | {_palette_commands}
+    BINDINGS = [
+        # Priority: the prompt's TextArea would take Ctrl+Z as undo (super+z still undoes).
+        Binding(
+            "ctrl+z", "suspend_process", "Suspend to the shell (fg resumes)", show=False,
+            priority=True, id="mewcode.suspend",
+        ),
+    ]  # fmt: skip
 
     def __init__(
         self,
@@ -125,5 +133,11 @@ class MewCodeApp(App[int]):
         return self._main
 
     def on_mount(self) -> None:
+        self.app_resume_signal.subscribe(self, self._repaint_after_resume)
         for warning in self._startup_warnings:
             self._main.call_after_refresh(self._main.say, warning, "warning")
+
+    def _repaint_after_resume(self, _app: object) -> None:
+        # Back from Ctrl+Z/fg on a fresh alternate screen: Textual redraws only what
+        # changes, so without a full refresh the screen stays blank but for the prompt.
+        self.refresh(repaint=True, layout=True)

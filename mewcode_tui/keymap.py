@@ -38,6 +38,7 @@ def binding_groups() -> list[tuple[str, list[Binding]]]:
     """Every remappable binding, by where it applies. Imports the screens: call it lazily."""
     from textual.binding import Binding
 
+    from mewcode_tui.app import MewCodeApp
     from mewcode_tui.screens.approval import ApprovalScreen
     from mewcode_tui.screens.diff_screen import DiffScreen
     from mewcode_tui.screens.main import MainScreen
@@ -51,6 +52,7 @@ def binding_groups() -> list[tuple[str, list[Binding]]]:
     from mewcode_tui.widgets.tool_call_view import ToolCallLine
 
     places: list[tuple[str, list[Any]]] = [
+        ("Anywhere", [MewCodeApp]),
         ("Chat", [MainScreen]),
         ("Tool call (Tab from the prompt)", [ToolCallLine]),
         ("Thinking block", [ThinkingView]),

@@ -1,4 +1,4 @@
-"""The full-screen UI through the preload server, in a real terminal (tmux): SPEC §22."""
+"""The full-screen UI in a real terminal (tmux), in-process and through the preload server: SPEC §22."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.preload import ENTRY, PreloadServer
+from tests.helpers.preload import COLD, ENTRY, PreloadServer
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -23,54 +23,92 @@ def wait_for(predicate, timeout: float = 30) -> None:
         time.sleep(0.1)
 
 
-def test_ui_opens_resizes_suspends_and_the_terminal_survives_a_killed_client(
+class Pane:
+    """One tmux server with one 100x30 bash window, on its own socket."""
+
+    def __init__(self, tmp_path: Path, env: dict[str, str]) -> None:
+        self.tmux = ["tmux", "-S", str(tmp_path / "tmux.sock")]
+        subprocess.run(
+            [*self.tmux, "new-session", "-d", "-x", "100", "-y", "30", "bash --norc"],
+            env={**os.environ, **env, "PS1": "$ "},
+            check=True,
+        )
+
+    def screen(self) -> str:
+        out = subprocess.run([*self.tmux, "capture-pane", "-p"], capture_output=True, text=True)
+        return out.stdout
+
+    def send(self, *keys: str) -> None:
+        subprocess.run([*self.tmux, "send-keys", *keys], check=True)
+
+    def close(self) -> None:
+        subprocess.run([*self.tmux, "kill-server"], check=False)
+
+
+def pid_running(command: list[str]) -> int:
+    """The pid of the process running ``command --demo``, or 0."""
+    out = subprocess.run(["pgrep", "-f", f"{command[-1]} --demo"], capture_output=True, text=True)
+    pids = [int(p) for p in out.stdout.split()]
+    return pids[0] if pids else 0
+
+
+def state(pid: int) -> str:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+def whole_ui_shown(screen: str) -> bool:
+    # The welcome line at the top and the status line at the bottom, not only the prompt.
+    return "MewCode · demo" in screen and "Ask MewCode" in screen and "mode default" in screen
+
+
+def suspend_and_resume(pane: Pane, pid: int) -> None:
+    """Ctrl+Z gives the shell back with the job stopped; fg redraws the whole UI."""
+    pane.send("C-z")
+    wait_for(lambda: "Stopped" in pane.screen() and state(pid) == "T")
+    assert "Ask MewCode" not in pane.screen()  # the shell's screen, not the UI's
+    pane.send("fg", "Enter")
+    wait_for(lambda: state(pid) != "T")
+    wait_for(lambda: whole_ui_shown(pane.screen()))
+
+
+def test_ctrl_z_suspends_the_in_process_ui_and_fg_redraws_it(
+    mewcode_home: Path, project: Path, tmp_path: Path
+) -> None:
+    pane = Pane(tmp_path, {"MEWCODE_HOME": str(mewcode_home), "MEWCODE_PRELOAD": "0"})
+    try:
+        pane.send(f"cd {project}; {' '.join([*COLD, '--demo'])}", "Enter")
+        wait_for(lambda: whole_ui_shown(pane.screen()))
+        pid = pid_running(COLD)
+        assert pid
+        suspend_and_resume(pane, pid)
+        pane.send("-l", "typed after fg")  # the UI, not the shell, has the keys again
+        wait_for(lambda: "│ typed after fg" in pane.screen())
+    finally:
+        pane.close()  # hangs the UI up
+
+
+def test_ui_through_the_server_resizes_suspends_and_a_killed_client_restores_the_terminal(
     mewcode_home: Path, project: Path, tmp_path: Path
 ) -> None:
     server = PreloadServer(mewcode_home).start()
-    sock = ["tmux", "-S", str(tmp_path / "tmux.sock")]
-    env = {**os.environ, "MEWCODE_HOME": str(mewcode_home), "PS1": "$ "}
-    subprocess.run(
-        [*sock, "new-session", "-d", "-x", "100", "-y", "30", "bash --norc"], env=env, check=True
-    )
-
-    def screen() -> str:
-        return subprocess.run([*sock, "capture-pane", "-p"], capture_output=True, text=True).stdout
-
-    def client_pid() -> int:
-        out = subprocess.run(["pgrep", "-f", f"{ENTRY[-1]} --demo"], capture_output=True, text=True)
-        pids = [int(p) for p in out.stdout.split()]
-        return pids[0] if pids else 0
-
+    pane = Pane(tmp_path, {"MEWCODE_HOME": str(mewcode_home)})
     try:
-        command = " ".join([*ENTRY, "--demo", "--cwd", str(project)])
-        subprocess.run([*sock, "send-keys", f"cd {project}; {command}", "Enter"], check=True)
-        wait_for(lambda: "Ask MewCode" in screen())
-        assert client_pid() and server.log_text().count("ran pid") == 0
-        subprocess.run([*sock, "resize-window", "-x", "70", "-y", "24"], check=True)
+        pane.send(f"cd {project}; {' '.join([*ENTRY, '--demo'])}", "Enter")
+        wait_for(lambda: whole_ui_shown(pane.screen()))
+        pid = pid_running(ENTRY)
+        assert pid and server.log_text().count("ran pid") == 0
+        subprocess.run([*pane.tmux, "resize-window", "-x", "70", "-y", "24"], check=True)
         wait_for(
             lambda: any(
                 line.rstrip().endswith("╮") and len(line.rstrip()) <= 70
-                for line in screen().splitlines()
+                for line in pane.screen().splitlines()
             )
         )
-        pid = client_pid()
-        os.kill(pid, signal.SIGTSTP)  # as the shell's job control would
-        wait_for(lambda: "Stopped" in screen())
-        subprocess.run([*sock, "send-keys", "fg", "Enter"], check=True)
-        wait_for(lambda: open(f"/proc/{pid}/stat").read().split()[2] != "T")
-        wait_for(lambda: "Ask MewCode" in screen() or "╭" in screen())
+        suspend_and_resume(pane, pid)
         os.kill(pid, signal.SIGKILL)
         wait_for(lambda: "(client gone)" in server.log_text())
-        subprocess.run(
-            [
-                *sock,
-                "send-keys",
-                "clear; stty -a | grep -o -- '-icanon' || echo $((40+2))COOKED",
-                "Enter",
-            ],
-            check=True,
-        )
-        wait_for(lambda: "42COOKED" in screen())
+        pane.send("clear; stty -a | grep -o -- '-icanon' || echo $((40+2))COOKED", "Enter")
+        wait_for(lambda: "42COOKED" in pane.screen())
     finally:
-        subprocess.run([*sock, "kill-server"], check=False)
+        pane.close()
         server.stop()
