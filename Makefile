@@ -27,6 +27,7 @@ demo: $(RUN_STAMP)
 	$(BIN)/mewcode --demo
 
 # bubblewrap is the OS sandbox on Linux; the sandbox tests need it (Landlock is the fallback).
+# tmux runs the UI in a real terminal for the Ctrl+Z, resize and killed-client tests.
 sysdeps:
 	@if [ "$$(uname -s)" = Linux ] && ! command -v bwrap >/dev/null 2>&1; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
@@ -34,6 +35,14 @@ sysdeps:
 				|| echo "notice: could not install bubblewrap; sandbox tests use Landlock only"; \
 		else \
 			echo "notice: bubblewrap (bwrap) is not installed; commands fall back to Landlock or run unsandboxed (see mewcode sandbox check)"; \
+		fi; \
+	fi
+	@if ! command -v tmux >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			(apt-get update -qq && apt-get install -y -qq tmux) \
+				|| echo "notice: could not install tmux; the terminal (tmux) tests are skipped"; \
+		else \
+			echo "notice: tmux is not installed; the terminal (tmux) tests are skipped"; \
 		fi; \
 	fi
 
