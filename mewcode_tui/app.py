@@ -18,6 +18,9 @@ from mewcode_tui.screens.main import MainScreen, RuntimeOpener
 from mewcode_tui.session_start import TuiOptions
 
 _HERE = Path(__file__).parent
+# Benchmarks only (bench_preload): print the time of the first frame on stdout and exit,
+# so a run through the real entry, in a real terminal, can be timed from outside.
+FIRST_PAINT_EXIT_ENV = "MEWCODE_BENCH_FIRST_PAINT_EXIT"
 
 
 def _palette_commands() -> type:
@@ -136,6 +139,12 @@ class MewCodeApp(App[int]):
         self.app_resume_signal.subscribe(self, self._repaint_after_resume)
         for warning in self._startup_warnings:
             self._main.call_after_refresh(self._main.say, warning, "warning")
+
+    def on_ready(self) -> None:
+        # Read now, not at import: a preload child gets the caller's environment late.
+        if os.environ.get(FIRST_PAINT_EXIT_ENV):
+            os.write(1, f"{time.time()}\n".encode())  # sys.stdout is captured while we run
+            self.exit(0)
 
     def _repaint_after_resume(self, _app: object) -> None:
         # Back from Ctrl+Z/fg on a fresh alternate screen: Textual redraws only what
