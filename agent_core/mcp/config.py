@@ -57,9 +57,10 @@ def load_mcp_config(
     if trusted:
         merged = dict(user)
         merged.update((s.name, s) for s in project)
-        config.servers = list(merged.values())
+        config.servers = [_run_in(s, paths.project) for s in merged.values()]
         return config
-    config.servers = list(user.values())
+    # Not in an untrusted project: `python -m x`, npx and uvx would find code it planted.
+    config.servers = [_run_in(s, home) for s in user.values()]
     for spec in project:
         if spec.name in user:
             # A cloned repository must not swap your server for its own under the same name.
@@ -70,6 +71,13 @@ def load_mcp_config(
         else:
             config.untrusted.append(spec)
     return config
+
+
+def _run_in(spec: McpServerSpec, folder: Path) -> McpServerSpec:
+    """A stdio server without a ``cwd`` of its own starts in ``folder``."""
+    if spec.transport != "stdio" or spec.cwd is not None:
+        return spec
+    return msgspec.structs.replace(spec, cwd=str(folder))
 
 
 def target_text(spec: McpServerSpec) -> str:

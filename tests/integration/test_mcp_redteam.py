@@ -146,11 +146,6 @@ def test_no_mcp_server_outlives_mewcode_on_hangup_or_interrupt(
             proc.kill()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a user's stdio server without cwd runs in the project directory, so an "
-    "untrusted project can plant the module `python -m NAME` (or npx/uvx) resolves",
-)
 def test_an_untrusted_project_cannot_plant_code_a_user_server_runs(
     fake_llm, project: Path, mewcode_home: Path, tmp_path: Path
 ) -> None:

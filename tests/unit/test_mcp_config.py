@@ -130,7 +130,9 @@ def test_later_files_replace_earlier_entries_whole(paths: MewcodePaths, home: Pa
     assert config.problems == []
     by_name = {s.name: s for s in config.servers}
     assert _names(config.servers) == ["a", "b", "c"]
-    assert by_name["a"] == McpServerSpec("a", "stdio", str(mine), "user", command="a2", shown="a2")
+    assert by_name["a"] == McpServerSpec(
+        "a", "stdio", str(mine), "user", command="a2", shown="a2", cwd=str(paths.project)
+    )
     assert by_name["b"] == McpServerSpec(
         "b", "http", str(proj), "project", url="http://localhost:1/", shown="http://localhost:1/"
     )
@@ -357,3 +359,13 @@ def test_a_token_in_args_or_url_is_shown_as_written_not_expanded(tmp_path: Path)
     }
     by_name = {spec.name: spec for spec in config.servers}
     assert by_name["gh"].args == ("--token", "ghp_secret123")  # the server gets the value
+
+
+def test_a_server_without_cwd_starts_in_the_project_only_when_it_is_trusted(
+    paths: MewcodePaths, home: Path
+) -> None:
+    _write(paths.home / "mcp.json", {"a": {"command": "a"}, "b": {"command": "b", "cwd": "/srv"}})
+    trusted = {s.name: s.cwd for s in _load(paths, home, trusted=True).servers}
+    untrusted = {s.name: s.cwd for s in _load(paths, home, trusted=False).servers}
+    assert trusted == {"a": str(paths.project), "b": "/srv"}
+    assert untrusted == {"a": str(home), "b": "/srv"}  # not where a cloned repo plants code
