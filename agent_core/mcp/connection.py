@@ -26,6 +26,7 @@ from agent_core.mcp.tool_cache import CachedServer
 log = logging.getLogger("mewcode.mcp")
 
 LAUNCHER = Path(__file__).with_name("launcher.py")  # run as a script: stdlib only
+LOG_ROTATE_BYTES = 1_000_000  # a chatty server's stderr log is rotated at a (re)start
 STOP_TIMEOUT_S = 6.0  # the SDK's stdio shutdown takes at most ~4.5 s (stdin close, TERM, KILL)
 MAX_LIST_PAGES = 100  # a server whose pagination never ends cannot hang the start
 
@@ -196,6 +197,7 @@ class McpConnection:
 
     def _open_log(self) -> IO[str]:
         private_dir(self.log_path.parent, root=self.home)
+        _rotate(self.log_path)
         fd = open_private(self.log_path, os.O_WRONLY | os.O_APPEND)
         self._log_start = os.fstat(fd).st_size
         return os.fdopen(fd, "a", encoding="utf-8")
@@ -222,6 +224,15 @@ class McpConnection:
         if (state, error) != (self.state, self.error):
             self.state, self.error = state, error
             self.on_change()
+
+
+def _rotate(log: Path) -> None:
+    """Start a fresh log (keeping the last one as .1) once it passed LOG_ROTATE_BYTES."""
+    try:
+        if log.stat().st_size > LOG_ROTATE_BYTES:
+            os.replace(log, log.with_name(log.name + ".1"))
+    except OSError:
+        pass  # no log yet, or it cannot be moved: appending goes on
 
 
 def _import_sdk() -> dict[str, Any]:

@@ -174,3 +174,15 @@ def test_the_cache_is_per_spec_key_and_a_corrupt_file_is_ignored(tmp_path: Path)
         logger.removeHandler(handler)
         logger.setLevel(old_level)
     assert any("corrupt" in line for line in seen)
+
+
+def test_a_big_server_log_is_rotated_when_the_server_starts(tmp_path) -> None:
+    from agent_core.mcp.connection import LOG_ROTATE_BYTES, _rotate
+
+    log = tmp_path / "mcp-x.log"
+    log.write_text("small\n")
+    _rotate(log)
+    assert log.read_text() == "small\n"
+    log.write_bytes(b"x" * (LOG_ROTATE_BYTES + 1))
+    _rotate(log)
+    assert not log.exists() and (tmp_path / "mcp-x.log.1").stat().st_size == LOG_ROTATE_BYTES + 1
