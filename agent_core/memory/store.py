@@ -39,6 +39,7 @@ CREATE TABLE IF NOT EXISTS facts (
 );
 CREATE INDEX IF NOT EXISTS facts_scope ON facts (scope);
 """
+OPEN_ATTEMPTS = 8  # about 0.7 s of retries in all
 _COLUMNS = (
     "id, scope, content, importance, confidence, access_count, created_at, last_access_at,"
     " expires_at"
@@ -80,6 +81,18 @@ class MemoryStore:
         return self._conn
 
     def _open(self) -> sqlite3.Connection:
+        # Two processes opening a new file at once can find it locked while one of them
+        # switches it to WAL (the busy timeout does not cover that): a few short retries.
+        for attempt in range(OPEN_ATTEMPTS):
+            try:
+                return self._open_once()
+            except MemoryUnavailable:
+                if self.problem is not None or attempt == OPEN_ATTEMPTS - 1:
+                    raise
+                time.sleep(0.02 * (attempt + 1))
+        raise AssertionError("unreachable")
+
+    def _open_once(self) -> sqlite3.Connection:
         private_dir(self.path.parent)
         # Facts may be sensitive: 0600, and SQLite gives the -wal and -shm files the same mode.
         os.close(open_private(self.path, os.O_RDONLY))
