@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import gc
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -21,6 +23,7 @@ _HERE = Path(__file__).parent
 # Benchmarks only (bench_preload): print the time of the first frame on stdout and exit,
 # so a run through the real entry, in a real terminal, can be timed from outside.
 FIRST_PAINT_EXIT_ENV = "MEWCODE_BENCH_FIRST_PAINT_EXIT"
+TERMINAL_CHECK_S = 2.0  # how often the UI checks its terminal is still there
 
 
 def _palette_commands() -> type:
@@ -137,6 +140,7 @@ class MewCodeApp(App[int]):
 
     def on_mount(self) -> None:
         self.app_resume_signal.subscribe(self, self._repaint_after_resume)
+        self.set_interval(TERMINAL_CHECK_S, self._exit_if_terminal_gone)
         for warning in self._startup_warnings:
             self._main.call_after_refresh(self._main.say, warning, "warning")
 
@@ -145,6 +149,15 @@ class MewCodeApp(App[int]):
         if os.environ.get(FIRST_PAINT_EXIT_ENV):
             os.write(1, f"{time.time()}\n".encode())  # sys.stdout is captured while we run
             self.exit(0)
+
+    def _exit_if_terminal_gone(self) -> None:
+        # A hung-up terminal may send no SIGHUP (the UI was not in its foreground group),
+        # and Textual's input thread then reads end-of-file forever: leave instead.
+        try:
+            os.tcgetpgrp(sys.__stdin__.fileno())
+        except (OSError, ValueError, AttributeError) as exc:
+            if getattr(exc, "errno", None) == errno.EIO:
+                self.exit(128 + signal.SIGHUP)
 
     def _repaint_after_resume(self, _app: object) -> None:
         # Back from Ctrl+Z/fg on a fresh alternate screen: Textual redraws only what

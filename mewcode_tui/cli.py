@@ -95,6 +95,10 @@ def commands_die_with_mewcode() -> Iterator[None]:
         from agent_core.tools.procgroup import kill_all_running
 
         kill_all_running()
+        if signum == signal.SIGHUP:
+            # The terminal is gone: nothing is left to restore, and Textual's input thread
+            # can spin on end-of-file forever instead of letting the app exit.
+            _exit_soon(128 + signum)
         raise SystemExit(128 + signum)
 
     previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGTERM, signal.SIGHUP)}
@@ -106,6 +110,18 @@ def commands_die_with_mewcode() -> Iterator[None]:
         procgroup = sys.modules.get("agent_core.tools.procgroup")
         if procgroup is not None:  # only when a command was ever started
             procgroup.kill_all_running()
+
+
+HANGUP_GRACE_S = 3.0  # time the app gets to exit cleanly once its terminal hung up
+
+
+def _exit_soon(code: int) -> None:
+    """End the process after HANGUP_GRACE_S if a clean exit has not happened by then."""
+    import threading
+
+    timer = threading.Timer(HANGUP_GRACE_S, os._exit, args=(code,))
+    timer.daemon = True
+    timer.start()
 
 
 def fail(message: str, code: int = 1) -> int:

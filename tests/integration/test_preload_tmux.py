@@ -71,10 +71,19 @@ def suspend_and_resume(pane: Pane, pid: int) -> None:
     wait_for(lambda: whole_ui_shown(pane.screen()))
 
 
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
 def test_ctrl_z_suspends_the_in_process_ui_and_fg_redraws_it(
     mewcode_home: Path, project: Path, tmp_path: Path
 ) -> None:
     pane = Pane(tmp_path, {"MEWCODE_HOME": str(mewcode_home), "MEWCODE_PRELOAD": "0"})
+    pid = 0
     try:
         pane.send(f"cd {project}; {' '.join([*COLD, '--demo'])}", "Enter")
         wait_for(lambda: whole_ui_shown(pane.screen()))
@@ -85,6 +94,8 @@ def test_ctrl_z_suspends_the_in_process_ui_and_fg_redraws_it(
         wait_for(lambda: "│ typed after fg" in pane.screen())
     finally:
         pane.close()  # hangs the UI up
+    # A hung-up UI exits: it once spun on its dead terminal's end-of-file for good.
+    wait_for(lambda: not _running(pid))
 
 
 def test_ui_through_the_server_resizes_suspends_and_a_killed_client_restores_the_terminal(
