@@ -27,6 +27,7 @@ from agent_core.errors import MewCodeError
 from agent_core.mcp.model import McpServerStatus
 from mewcode_tui.keymap import key_hint
 from mewcode_tui.theme_styles import semantic_style
+from mewcode_tui.widgets.status_bar import short_path
 
 log = logging.getLogger("mewcode.mcp")
 
@@ -67,12 +68,6 @@ def tools_text(status: McpServerStatus) -> str:
     if status.prompts:
         text += " +prompts"
     return text
-
-
-def short_file(path: str) -> str:
-    """``path`` with the home folder written as ~."""
-    home = str(Path.home())
-    return "~" + path[len(home) :] if path.startswith(home + "/") else path
 
 
 class McpServerList(OptionList):
@@ -159,7 +154,9 @@ class McpServersScreen(ModalScreen[None]):
         """Everything about one server: file, target, tools, restarts and the whole error."""
         text = Text()
         text.append(status.name, style="bold")
-        text.append(f" · {status.transport} · {server_scope(status)} · {short_file(status.source)}")
+        text.append(
+            f" · {status.transport} · {server_scope(status)} · {short_path(Path(status.source))}"
+        )
         if status.target:
             text.append("\n" + status.target, style="dim")
         facts = [tools_text(status).replace("+res", "+resources")]
