@@ -180,6 +180,8 @@ class MainScreen(Screen):
         self.call_after_refresh(self.begin)
 
     async def _mount_footer(self) -> None:
+        if not self.is_attached:  # the app quit before its first refresh was over
+            return
         await self.mount(Footer(compact=True))
         self.refresh_bindings()  # a late footer missed the first bindings update
 

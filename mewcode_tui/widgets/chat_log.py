@@ -106,7 +106,7 @@ class ChatLog(VerticalScroll, can_focus=False):
         reload may have mounted the entry already, or left it above the window, and
         later entries may be mounted below it. It is shown once, in transcript order.
         """
-        if id(entry) in self._views:
+        if id(entry) in self._views or not self.is_attached:  # not attached: the app is closing
             return
         entries = self.transcript.entries
         index = next((i for i in range(len(entries) - 1, -1, -1) if entries[i] is entry), None)
@@ -126,6 +126,8 @@ class ChatLog(VerticalScroll, can_focus=False):
         two screens replaces the window with its tail: what scrolled past is
         mounted again only if the user scrolls up to it. True when it did.
         """
+        if not self.is_attached:  # the app is closing
+            return False
         following = self.following
         tail = self._tail_filling(entries, 2 * self.size.height) if following else len(entries)
         if tail < len(entries):
