@@ -130,6 +130,8 @@ def _apply(
             setattr(merged, name, value)
     if raw.keys and not project:
         merged.keys = dict(raw.keys)
+    if raw.preload is not None and not project:
+        merged.preload = raw.preload
     if raw.permissions:
         perms = raw.permissions
         _add_rules(merged, perms, file, RULE_KINDS)
@@ -189,6 +191,8 @@ def _report_ignored(merged: Settings, raw: RawSettings, file: Path, user_file: P
         merged.problems.append(credentials_notice(file, credentials, user_file))
     if raw.keys is not None:
         merged.problems.append(f"{file}: keys ignored: only {user_file} remaps keys")
+    if raw.preload is not None:
+        merged.problems.append(f"{file}: preload ignored: only {user_file} turns warm start off")
     if raw.trustedProjects is not None:
         merged.problems.append(
             f"{file}: {TRUSTED_PROJECTS} ignored: only {user_file} records which projects you trust"

@@ -67,6 +67,7 @@ class _PlainValues(msgspec.Struct, forbid_unknown_fields=True):
     hooks: dict[str, Any] | None = None
     lsp: dict[str, Any] | None = None
     snapshots: dict[str, Any] | None = None
+    preload: bool | None = None
 
 
 class RawSettings(msgspec.Struct, omit_defaults=True):
@@ -82,6 +83,7 @@ class RawSettings(msgspec.Struct, omit_defaults=True):
     hooks: dict[str, Any] | None = None
     lsp: dict[str, Any] | None = None
     snapshots: dict[str, Any] | None = None
+    preload: bool | None = None  # honoured in the user's file only
     limits: dict[str, Any] | None = None
     sandbox: SandboxSettings | None = None
     trustedProjects: list[str] | None = None  # honoured in the user's file only
@@ -112,6 +114,7 @@ class Settings(msgspec.Struct):
     api_key_env: str | None = None  # user settings only
     theme: str | None = None
     keys: dict[str, Any] = {}  # user settings only; the UI checks ids and key strings
+    preload: bool = True  # user settings only; the `mewcode` client reads the line itself
     rules: list[RuleEntry] = []
     additional_directories: list[str] = []
     default_mode: str = "default"
