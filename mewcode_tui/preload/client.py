@@ -1,18 +1,21 @@
-"""The `mewcode` client path: hand the command to a warm preload server. Standard library only.
+"""The `mewcode` client path: hand the command to a warm preload server.
 
 It sends argv, cwd, the environment and its stdin/stdout/stderr descriptors,
 forwards the signals a terminal sends to the child, and returns the child's
-exit status. ``run`` returns None (with the reason) when no server took the
+exit status. ``run`` raises Fallback (with the reason) when no server took the
 command, so the caller runs it in-process: nothing was started in that case.
+
+Built-in modules only (``_socket``, ``_signal``, ``marshal``): importing
+``socket`` and ``signal`` would load enum and selectors, and the client's whole
+start, interpreter included, is meant to cost about as much as ``python -c pass``.
 """
 
 from __future__ import annotations
 
+import _signal
+import _socket
 import os
-import signal
-import socket
 import sys
-from collections.abc import Callable
 
 from mewcode_tui.preload.key import server_key
 from mewcode_tui.preload.location import (
@@ -30,15 +33,15 @@ from mewcode_tui.preload.protocol import (
 )
 
 FORWARDED = (
-    signal.SIGINT,
-    signal.SIGTERM,
-    signal.SIGHUP,
-    signal.SIGQUIT,
-    signal.SIGWINCH,
-    signal.SIGTSTP,
-    signal.SIGCONT,
-    signal.SIGUSR1,
-    signal.SIGUSR2,
+    _signal.SIGINT,
+    _signal.SIGTERM,
+    _signal.SIGHUP,
+    _signal.SIGQUIT,
+    _signal.SIGWINCH,
+    _signal.SIGTSTP,
+    _signal.SIGCONT,
+    _signal.SIGUSR1,
+    _signal.SIGUSR2,
 )
 CONNECT_TIMEOUT = 0.5
 HANDSHAKE_TIMEOUT = 10.0
@@ -52,7 +55,7 @@ class Fallback(Exception):
         self.start_server = start_server
 
 
-def connect(argv: list[str]) -> tuple[socket.socket, StatusReader, int]:
+def connect(argv: list[str]) -> tuple[_socket.socket, StatusReader, int]:
     """Hand the command to the server for the current code; (connection, replies, child pid)."""
     env = dict(os.environ)
     home = mewcode_home(env)
@@ -65,10 +68,10 @@ def connect(argv: list[str]) -> tuple[socket.socket, StatusReader, int]:
         raise Fallback("no preload server yet", start_server=True) from None
     except (OSError, UnsafeRunDir) as exc:
         raise Fallback(f"preload socket directory: {exc}") from None
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     sock.settimeout(CONNECT_TIMEOUT)
     try:
-        sock.connect(str(path))
+        sock.connect(path)
     except OSError as exc:
         sock.close()
         raise Fallback(f"no preload server for this code ({exc})", start_server=True) from None
@@ -77,14 +80,14 @@ def connect(argv: list[str]) -> tuple[socket.socket, StatusReader, int]:
         header = {
             "version": PROTOCOL_VERSION,
             "key": key,
-            "argv": argv,
+            "argv": list(argv),
             "cwd": os.getcwd(),
             "env": env,
         }
         send_request(sock, header, STDIO_FDS)
         reader = StatusReader(sock)
         first = reader.read()
-        if first is None or not isinstance(first.get("pid"), int):
+        if first is None or "pid" not in first:
             raise Fallback(f"preload server did not start the command: {first}")
     except (OSError, ProtocolError) as exc:
         sock.close()
@@ -95,7 +98,7 @@ def connect(argv: list[str]) -> tuple[socket.socket, StatusReader, int]:
     return sock, reader, first["pid"]
 
 
-def forward_signals(pid: int) -> dict[int, Callable | int | None]:
+def forward_signals(pid: int) -> dict[int, object]:
     """Send the signals the terminal and the shell send us on to the child; previous handlers."""
 
     def forward(signum: int, _frame: object) -> None:
@@ -104,7 +107,7 @@ def forward_signals(pid: int) -> dict[int, Callable | int | None]:
         except ProcessLookupError:
             pass
 
-    return {sig: signal.signal(sig, forward) for sig in FORWARDED}
+    return {sig: _signal.signal(sig, forward) for sig in FORWARDED}
 
 
 def wait_for_exit(reader: StatusReader) -> int:
@@ -119,8 +122,8 @@ def wait_for_exit(reader: StatusReader) -> int:
             return 1
         if status.get("stopped"):
             # The child stopped itself (its terminal is restored); the shell sees us stop.
-            os.kill(os.getpid(), signal.SIGSTOP)
-        elif isinstance(status.get("exit"), int):
+            os.kill(os.getpid(), _signal.SIGSTOP)
+        elif "exit" in status:
             return status["exit"]
 
 
@@ -135,7 +138,7 @@ def run(argv: list[str]) -> int:
     finally:
         sock.close()
         for sig, handler in previous.items():
-            signal.signal(sig, handler)
+            _signal.signal(sig, handler)
         _restore_terminal(saved)
 
 
@@ -157,10 +160,10 @@ def _restore_terminal(saved: list | None) -> None:
     import termios
 
     # In a background job tcsetattr would stop us with SIGTTOU instead.
-    previous = signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+    previous = _signal.signal(_signal.SIGTTOU, _signal.SIG_IGN)
     try:
         termios.tcsetattr(0, termios.TCSADRAIN, saved)
     except termios.error:
         pass
     finally:
-        signal.signal(signal.SIGTTOU, previous)
+        _signal.signal(_signal.SIGTTOU, previous)

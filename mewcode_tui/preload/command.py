@@ -34,10 +34,10 @@ def server_pid(path: Path) -> int | None:
         sock.close()
 
 
-def live_servers(home: Path) -> list[tuple[str, int]]:
+def live_servers(home: str) -> list[tuple[str, int]]:
     """(key, pid) of every server answering in MEWCODE_HOME/run."""
     try:
-        directory = run_dir(home, create=False)
+        directory = Path(run_dir(home, create=False))
     except FileNotFoundError:
         return []
     found = []

@@ -1,16 +1,23 @@
 """The preload server's key: which interpreter and which installed code it serves.
 
-Standard library only, and fast (a few ms): every start of the client computes it.
-A server is only ever asked by clients whose key matches its own, so an edit of
-any source file, a theme, or an upgrade of a library is never served stale.
+Standard library only, built-in modules only, and fast (a few ms): every start of
+the client computes it. A server is only ever asked by clients whose key matches
+its own, so an edit of any source file, a theme, or an upgrade of a library is
+never served stale.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
-from pathlib import Path
+
+try:  # the built-in module: hashlib would load OpenSSL, ~3 ms of the client's start
+    from _sha2 import sha256  # Python 3.12+
+except ImportError:
+    try:
+        from _sha256 import sha256  # Python 3.11
+    except ImportError:  # a build without it
+        from hashlib import sha256
 
 # Our own packages: every file that can change what a run does.
 PACKAGES = ("agent_core", "mewcode_tui")
@@ -19,12 +26,12 @@ CODE_SUFFIXES = (".py", ".tcss", ".yaml", ".md")
 LIBRARIES = ("textual", "anthropic", "openai", "mcp", "rich", "msgspec")
 
 
-def source_root() -> Path:
+def source_root() -> str:
     """The directory holding agent_core/ and mewcode_tui/ (a checkout or site-packages)."""
-    return Path(__file__).resolve().parents[2]
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
 
 
-def _walk(directory: str, digest: hashlib._Hash) -> None:
+def _walk(directory: str, digest) -> None:
     try:
         entries = sorted(os.scandir(directory), key=lambda e: e.name)
     except OSError:
@@ -38,7 +45,7 @@ def _walk(directory: str, digest: hashlib._Hash) -> None:
             digest.update(f"{entry.path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
 
 
-def _library_dists(digest: hashlib._Hash) -> None:
+def _library_dists(digest) -> None:
     """The dist-info directory names (name-version) and mtimes of the pre-imported libraries."""
     wanted = tuple(f"{name}-" for name in LIBRARIES)
     for entry in sys.path:
@@ -56,10 +63,10 @@ def _library_dists(digest: hashlib._Hash) -> None:
 
 def server_key() -> str:
     """A short hex digest of the interpreter, our source files and the libraries' versions."""
-    digest = hashlib.sha256()
+    digest = sha256()
     digest.update(f"{sys.executable}\0{sys.version}\n".encode())
     root = source_root()
     for package in PACKAGES:
-        _walk(str(root / package), digest)
+        _walk(os.path.join(root, package), digest)
     _library_dists(digest)
     return digest.hexdigest()[:20]

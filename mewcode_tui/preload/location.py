@@ -1,45 +1,52 @@
-"""Where the preload server listens, and whether the user turned it off. Standard library only."""
+"""Where the preload server listens, and whether the user turned it off.
+
+The client imports this on every start: built-in modules only (no pathlib, no re),
+so that importing it costs well under a millisecond. Paths are plain strings.
+"""
 
 from __future__ import annotations
 
 import os
-import re
 import stat
-from collections.abc import Mapping
-from pathlib import Path
 
 DISABLE_ENV = "MEWCODE_PRELOAD"
-# A cheap look at the user settings file: a YAML parse would cost the client its speed.
-_DISABLED_LINE = re.compile(r"^preload:\s*(false|no|off)\s*(#.*)?$", re.MULTILINE | re.IGNORECASE)
+_OFF = ("0", "false", "no", "off")
 
 
 class UnsafeRunDir(Exception):
     """MEWCODE_HOME/run is not a private directory of this user."""
 
 
-def mewcode_home(env: Mapping[str, str]) -> Path:
+def mewcode_home(env: dict[str, str]) -> str:
     """MEWCODE_HOME, default ~/.mewcode (as agent_core.config.paths reads it)."""
-    return Path(env.get("MEWCODE_HOME") or Path.home() / ".mewcode").expanduser()
+    home = env.get("MEWCODE_HOME") or os.path.join(os.path.expanduser("~"), ".mewcode")
+    return os.path.expanduser(home)
 
 
-def preload_disabled(env: Mapping[str, str], home: Path) -> bool:
-    """``MEWCODE_PRELOAD=0`` or a ``preload: false`` line in the user settings file."""
-    if env.get(DISABLE_ENV, "").strip().lower() in ("0", "false", "no", "off"):
+def preload_disabled(env: dict[str, str], home: str | os.PathLike[str]) -> bool:
+    """``MEWCODE_PRELOAD=0`` or a top-level ``preload: false`` line in the user settings file."""
+    if env.get(DISABLE_ENV, "").strip().lower() in _OFF:
         return True
     try:
-        text = (home / "settings.yaml").read_text(encoding="utf-8", errors="replace")
+        with open(os.path.join(home, "settings.yaml"), encoding="utf-8", errors="replace") as f:
+            text = f.read()
     except OSError:
         return False
-    return _DISABLED_LINE.search(text) is not None
+    # A cheap look at the file: a YAML parse would cost the client its speed.
+    for line in text.splitlines():
+        key, sep, value = line.partition(":")
+        if sep and key.lower() == "preload" and value.split("#", 1)[0].strip().lower() in _OFF[1:]:
+            return True
+    return False
 
 
-def run_dir(home: Path, *, create: bool) -> Path:
+def run_dir(home: str | os.PathLike[str], *, create: bool) -> str:
     """``MEWCODE_HOME/run``: created 0700; refused unless it is ours and private."""
-    path = home / "run"
+    path = os.path.join(home, "run")
     if create:
-        home.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.makedirs(home, mode=0o700, exist_ok=True)
         try:
-            path.mkdir(mode=0o700)
+            os.mkdir(path, 0o700)
         except FileExistsError:
             pass
     st = os.lstat(path)
@@ -52,6 +59,6 @@ def run_dir(home: Path, *, create: bool) -> Path:
     return path
 
 
-def socket_path(home: Path, key: str, *, create: bool = False) -> Path:
+def socket_path(home: str | os.PathLike[str], key: str, *, create: bool = False) -> str:
     """The server socket for ``key``."""
-    return run_dir(home, create=create) / f"preload-{key}.sock"
+    return os.path.join(run_dir(home, create=create), f"preload-{key}.sock")

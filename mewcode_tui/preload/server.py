@@ -174,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     home = Path(args.home)
     key = server_key()  # before importing: the code we are about to load
-    directory = run_dir(home, create=True)
+    directory = Path(run_dir(home, create=True))
     _log_to(home)
     lock = os.open(directory / f"preload-{key}.lock", os.O_RDWR | os.O_CREAT, 0o600)
     try:

@@ -20,7 +20,7 @@ def fake_source(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         (tmp_path / package).mkdir()
         (tmp_path / package / "a.py").write_text("x = 1\n")
     (tmp_path / "mewcode_tui" / "app.tcss").write_text("Screen {}\n")
-    monkeypatch.setattr(key_module, "source_root", lambda: tmp_path)
+    monkeypatch.setattr(key_module, "source_root", lambda: str(tmp_path))
     return tmp_path
 
 
@@ -53,8 +53,8 @@ def test_key_of_the_real_tree_is_fast() -> None:
 
 def test_run_dir_is_created_private_and_a_loose_one_refused(tmp_path: Path) -> None:
     made = run_dir(tmp_path / "home", create=True)
-    assert oct(made.stat().st_mode & 0o777) == "0o700"
-    made.chmod(0o750)
+    assert oct(os.stat(made).st_mode & 0o777) == "0o700"
+    os.chmod(made, 0o750)
     with pytest.raises(UnsafeRunDir, match="mode 750, expected 700"):
         run_dir(tmp_path / "home", create=False)
 
