@@ -2,19 +2,19 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 # One stamp per install: `make run` needs only the runtime, `make test` adds the
-# test and lint tools. A stamp older than pyproject.toml installs again.
+# test and lint tools. A stamp older than pyproject.toml or the installer installs again.
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
 .PHONY: install sysdeps run demo test bench lint clean
 
 # uv when present (much faster), else pip; see scripts/venv_install.py.
-$(RUN_STAMP): pyproject.toml
+$(RUN_STAMP): pyproject.toml scripts/venv_install.py
 	$(PY) scripts/venv_install.py $(VENV)
 	touch $(RUN_STAMP)
 
 # The test extras include the runtime, so the run stamp is fresh too.
-$(TEST_STAMP): pyproject.toml
+$(TEST_STAMP): pyproject.toml scripts/venv_install.py
 	$(PY) scripts/venv_install.py $(VENV) test
 	touch $(TEST_STAMP) $(RUN_STAMP)
 

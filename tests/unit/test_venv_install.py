@@ -63,7 +63,8 @@ def test_pip_installs_without_upgrading_itself_when_recent_enough(commands, monk
     monkeypatch.setattr(installer, "pip_version", lambda python: (23, 2))
     installer.install(venv, None)
     pip = [str(venv / "bin/python"), "-m", "pip", "install", "--quiet"]
-    assert ran == [[*pip, "--no-compile", "-e", "."]]
+    # The checkout on sys.path by a plain .pth line, not setuptools' slower import hook.
+    assert ran == [[*pip, "--no-compile", "--config-settings", "editable_mode=compat", "-e", "."]]
     ran.clear()
     monkeypatch.setattr(installer, "pip_version", lambda python: (21, 0))
     installer.install(venv, "test")
@@ -77,7 +78,29 @@ def test_uv_installs_when_present_with_pips_indexes(commands, monkeypatch) -> No
     installer.install(venv, "test")
     assert ran == [
         ["uv", "pip", "install", "--quiet", "--python", str(venv / "bin/python")]
-        + ["--find-links", "/opt/wheels", "-e", ".[test]"]
+        + ["--find-links", "/opt/wheels", "--config-setting", "editable_mode=compat"]
+        + ["-e", ".[test]"]
+    ]
+
+
+def test_a_setuptools_without_the_compat_mode_gets_the_default_editable_install(
+    commands, monkeypatch
+) -> None:
+    installer, ran, venv = commands
+    monkeypatch.setattr(installer, "uv_command", lambda python: None)
+    monkeypatch.setattr(installer, "pip_version", lambda python: (23, 2))
+
+    def run(command, env=None):
+        ran.append(command)
+        if "editable_mode=compat" in command:
+            raise subprocess.CalledProcessError(1, command)
+
+    monkeypatch.setattr(installer, "run", run)
+    installer.install(venv, None)
+    assert ran[-1] == [str(venv / "bin/python"), "-m", "pip", "install", "--quiet"] + [
+        "--no-compile",
+        "-e",
+        ".",
     ]
 
 
@@ -89,9 +112,10 @@ def dry_run(folder: Path, target: str) -> str:
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
 def test_make_run_installs_the_runtime_and_make_test_adds_the_test_extras(tmp_path: Path) -> None:
-    for name in ("Makefile", "pyproject.toml"):
+    (tmp_path / "scripts").mkdir()
+    for name in ("Makefile", "pyproject.toml", "scripts/venv_install.py"):
         shutil.copy(ROOT / name, tmp_path / name)
-    os.utime(tmp_path / "pyproject.toml", (1000, 1000))
+        os.utime(tmp_path / name, (1000, 1000))
     install_run = "scripts/venv_install.py .venv\n"
     install_test = "scripts/venv_install.py .venv test\n"
 
@@ -105,3 +129,8 @@ def test_make_run_installs_the_runtime_and_make_test_adds_the_test_extras(tmp_pa
     assert "venv_install" not in dry_run(tmp_path, "lint") + dry_run(tmp_path, "run")
     os.utime(tmp_path / "pyproject.toml")  # a changed pyproject installs again
     assert install_run in dry_run(tmp_path, "run") and install_test in dry_run(tmp_path, "lint")
+    for stamp in (".installed-run", ".installed-test"):
+        os.utime(tmp_path / ".venv" / stamp)
+    assert "venv_install" not in dry_run(tmp_path, "lint")
+    os.utime(tmp_path / "scripts/venv_install.py", (2**31, 2**31))  # so does a changed installer
+    assert install_test in dry_run(tmp_path, "lint")
