@@ -1,8 +1,11 @@
-"""``keys:`` (key remapping) is read from the user's settings file only."""
+"""``keys:`` (key remapping) and ``preload:`` (warm start) are read from the user's settings file only."""
 
 from __future__ import annotations
 
+import pytest
+
 from agent_core.config.settings import load_settings
+from mewcode_tui.preload.location import preload_disabled
 
 
 def write(path, text: str) -> None:
@@ -33,3 +36,21 @@ def test_keys_that_are_not_a_mapping_are_dropped_with_the_line(paths) -> None:
     settings = load_settings(paths)
     assert settings.keys == {} and settings.model == "m"
     assert len(settings.problems) == 1 and "line 2: keys" in settings.problems[0]
+
+
+@pytest.mark.parametrize("value", ["false", "no", "off", "False"])
+def test_preload_false_in_the_user_file_turns_warm_start_off(paths, value) -> None:
+    write(paths.user_settings, f"preload: {value}  # cold starts only\n")
+    settings = load_settings(paths)
+    assert settings.preload is False and settings.problems == []
+    # The `mewcode` client reads the same line without YAML: both must agree.
+    assert preload_disabled({}, paths.home) is True
+
+
+def test_a_project_file_cannot_turn_warm_start_off(paths) -> None:
+    write(paths.project_settings, "preload: false\n")
+    for trusted in (False, True):
+        settings = load_settings(paths, trust_project=trusted)
+        assert settings.preload is True
+        assert f"{paths.project_settings}: preload ignored" in " ".join(settings.problems)
+    assert preload_disabled({}, paths.home) is False
