@@ -16,6 +16,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
+from mewcode_tui import css_parse_cache
 from mewcode_tui.screens.main import MainScreen, RuntimeOpener
 from mewcode_tui.session_start import TuiOptions
 
@@ -57,6 +58,7 @@ class MewCodeApp(App[int]):
         opener: RuntimeOpener | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        css_parse_cache.install()  # before the app's stylesheet parses anything
         super().__init__()
         # Textual allocates many short-lived objects per frame; with the default
         # thresholds the collector's pauses showed up as 50-120 ms stalls.
