@@ -54,7 +54,26 @@ def replace_environment(env: dict[str, str], cwd: str) -> None:
         pass
     random.seed()
     _refresh_textual_constants()
+    _forget_process_caches()
     _reset_logging()
+
+
+# Per-process memos of what the environment said (PATH lookups, the sandbox probe),
+# and the subreaper, which a forked process is not: none may carry over from the server.
+_PROCESS_CACHES = (
+    ("agent_core.tools.ripgrep", "_locate_rg"),
+    ("agent_core.sandbox.selection", "_backend_for"),
+)
+
+
+def _forget_process_caches() -> None:
+    for module_name, name in _PROCESS_CACHES:
+        module = sys.modules.get(module_name)
+        if module is not None:
+            getattr(module, name).cache_clear()
+    orphans = sys.modules.get("agent_core.sandbox.orphans")
+    if orphans is not None:
+        orphans._SWEEPER = None
 
 
 def _reset_logging() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import fcntl
+import gc
 import importlib
 import logging
 import os
@@ -93,6 +94,18 @@ def warm_up() -> None:
         except Exception as exc:  # the child will report it the way a cold start does
             log.warning("preload: could not pre-import %s: %s", name, exc)
     log.info("preload: imported %d modules in %.2fs", len(sys.modules), time.monotonic() - started)
+    started = time.monotonic()
+    try:
+        from mewcode_tui.preload.warm_ui import warm_the_ui
+
+        warm_the_ui()
+    except Exception:  # only a head start: each child does the work itself instead
+        log.warning("preload: the warm-up run of the UI failed", exc_info=True)
+    log.info("preload: ran the UI once in %.2fs", time.monotonic() - started)
+    # What is loaded now lives as long as the server: keep it out of every child's
+    # collections (a full pass over it costs tens of ms) and its pages shared.
+    gc.collect()
+    gc.freeze()
 
 
 def remove_dead_sockets(directory: Path, keep: Path) -> None:
