@@ -137,8 +137,13 @@ def listen(path: Path) -> socket.socket:
     return sock
 
 
-def serve(sock: socket.socket, key: str, idle_seconds: float) -> None:
-    """Accept until idle: check the peer, fork a waiter for it, go back to accepting."""
+def serve(sock: socket.socket, key: str, idle_seconds: float, lock: int) -> None:
+    """Accept until idle: check the peer, fork a waiter for it, go back to accepting.
+
+    ``lock`` is the descriptor holding the key's lock: waiters and the commands they
+    run must not hold it, or a long UI session would keep the next server from
+    starting after this one exits.
+    """
     from mewcode_tui.preload.waiter import serve_one
 
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # waiters are reaped by the kernel
@@ -157,6 +162,7 @@ def serve(sock: socket.socket, key: str, idle_seconds: float) -> None:
         assert threading.active_count() == 1, "the preload server must fork single-threaded"
         if os.fork() == 0:
             sock.close()
+            os.close(lock)
             code = 1
             try:
                 code = serve_one(conn, key)
@@ -202,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     sock = listen(path)
     log.info("preload: serving key %s on %s", key, path)
     try:
-        serve(sock, key, args.idle_seconds)
+        serve(sock, key, args.idle_seconds, lock)
     finally:
         if os.getpid() == _server_pid:
             path.unlink(missing_ok=True)

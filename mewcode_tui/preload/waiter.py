@@ -42,6 +42,7 @@ def serve_one(conn: socket.socket, key: str) -> int:
         os._exit(run_as_caller(header, fds) & 0xFF)
     for fd in fds:
         os.close(fd)
+    log.info("preload: started pid %d", pid)
     return _report(conn, pid)
 
 

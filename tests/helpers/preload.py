@@ -46,6 +46,15 @@ class PreloadServer:
             return 0
         return self.log.read_text().count("preload: ran pid")
 
+    def wait_for_runs_started(self, count: int, timeout: float = 60) -> None:
+        """Until the server has started ``count`` commands."""
+        deadline = time.monotonic() + timeout
+        while not (
+            self.log.exists() and self.log.read_text().count("preload: started pid") >= count
+        ):
+            assert time.monotonic() < deadline, f"no command started: {self.log_text()}"
+            time.sleep(0.05)
+
     def start(self, timeout: float = 60) -> PreloadServer:
         self.proc = subprocess.Popen(
             [

@@ -274,3 +274,26 @@ def test_client_imports_only_built_in_modules():
         "mewcode_tui.preload.protocol",
     }, ours
     assert added - ours <= {"__future__", "_socket", "_sha2", "_sha256"}, added - ours
+
+
+def test_a_long_command_does_not_keep_the_next_server_from_starting(project, mewcode_home):
+    """The server's key lock stays with the server: a UI left open for hours through it
+    (the server idles out meanwhile) must not leave every later `mewcode` cold."""
+    first = PreloadServer(mewcode_home).start()
+    env = {**os.environ, "MEWCODE_HOME": str(mewcode_home), IDLE_ENV: "0.5"}
+    # `-p` with no prompt reads stdin: it runs until we close the pipe.
+    waiting = subprocess.Popen(
+        [*ENTRY, "-p"], env=env, cwd=project, stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    second = None
+    try:
+        first.wait_for_runs_started(1)
+        first.stop()
+        second = PreloadServer(mewcode_home).start(timeout=60)
+        assert second.proc is not None and second.proc.poll() is None
+    finally:
+        _, err = waiting.communicate(b"", timeout=60)
+        if second is not None:
+            second.stop()
+    assert waiting.returncode == 2 and b"no prompt" in err  # the command itself went on fine
