@@ -14,6 +14,7 @@ from typing import Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.driver import Driver
 from textual.screen import Screen
 
 from mewcode_tui import css_parse_cache
@@ -131,6 +132,16 @@ class MewCodeApp(App[int]):
         from mewcode_tui.theme_styles import SEMANTIC_COLORS
 
         return {**super().get_theme_variable_defaults(), **SEMANTIC_COLORS}
+
+    def get_driver_class(self) -> type[Driver]:
+        driver = super().get_driver_class()
+        from textual.drivers.linux_driver import LinuxDriver
+
+        if driver is LinuxDriver:  # a preload child must not take the terminal after `bg`
+            from mewcode_tui.terminal_driver import ForegroundLinuxDriver
+
+            return ForegroundLinuxDriver
+        return driver
 
     @property
     def main_screen(self) -> MainScreen:

@@ -19,6 +19,8 @@ import tempfile
 import traceback
 from typing import Any
 
+from mewcode_tui.preload import job_control
+
 # Dispositions a cold CPython start has; every other catchable signal is SIG_DFL.
 _PYTHON_START_DISPOSITIONS: dict[int, Any] = {
     signal.SIGINT: signal.default_int_handler,
@@ -132,6 +134,7 @@ def _stream(fd: int, mode: str, encoding: str, errors: str) -> io.TextIOWrapper:
 def run_as_caller(header: dict[str, Any], fds: list[int]) -> int:
     """Become the caller (new session, its env, cwd, stdio) and run ``mewcode`` with its argv."""
     os.setsid()
+    job_control.remember_client(header["pid"])
     reset_signals()
     replace_environment(dict(header["env"]), str(header["cwd"]))
     adopt_stdio(fds)

@@ -83,6 +83,7 @@ def connect(argv: list[str]) -> tuple[_socket.socket, StatusReader, int]:
             "argv": list(argv),
             "cwd": os.getcwd(),
             "env": env,
+            "pid": os.getpid(),  # the child's stand-in for job control (job_control.py)
         }
         send_request(sock, header, STDIO_FDS)
         reader = StatusReader(sock)

@@ -6,7 +6,7 @@ The client imports this on every start, so it uses built-in modules only: the
 name carries the key, which covers ``sys.version``.
 
 Request (client → server): a 4-byte big-endian length, then that many bytes of
-``marshal`` data, ``{"version", "key", "argv", "cwd", "env"}``, with the caller's
+``marshal`` data, ``{"version", "key", "argv", "cwd", "env", "pid"}``, with the caller's
 stdin, stdout and stderr attached to the first byte as SCM_RIGHTS descriptors.
 The server reads it only from a peer with its own uid (SO_PEERCRED), and checks
 every field's type before using it.
@@ -22,7 +22,7 @@ import _socket
 import marshal
 import sys
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 MAX_REQUEST_BYTES = 4 * 1024 * 1024
 MAX_STATUS_BYTES = 64 * 1024
 STDIO_FDS = (0, 1, 2)
@@ -82,6 +82,7 @@ def _checked_header(body: bytes) -> dict:
         and all(isinstance(arg, str) for arg in argv)
         and isinstance(env, dict)
         and all(isinstance(k, str) and isinstance(v, str) for k, v in env.items())
+        and isinstance(header.get("pid"), int)
     ):
         raise ProtocolError("request fields of the wrong type")
     return header

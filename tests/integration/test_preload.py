@@ -208,6 +208,7 @@ def test_a_peer_with_another_uid_is_refused(preload, mewcode_home, project, tmp_
                 "argv": ["-p", "hi"],
                 "cwd": "/",
                 "env": {"PATH": "/usr/bin", "WITNESS": str(witness)},
+                "pid": os.getpid(),
             }
             try:
                 send_request(sock, header, (0, 1, 2))

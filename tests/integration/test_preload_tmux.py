@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -71,6 +72,25 @@ def suspend_and_resume(pane: Pane, pid: int) -> None:
     wait_for(lambda: whole_ui_shown(pane.screen()))
 
 
+def jobs_say(pane: Pane, word: str) -> bool:
+    """Ask the shell for its jobs; True once the one job is ``word`` (Stopped, Running)."""
+    pane.send("clear; jobs", "Enter")
+    return any(line.startswith("[1]") and word in line for line in pane.screen().splitlines())
+
+
+def bg_keeps_the_ui_stopped_until_fg(pane: Pane, pids: list[int]) -> None:
+    """`bg` after Ctrl+Z: the UI must not take the terminal back from the shell (a cold
+    run is stopped again by SIGTTOU); `fg` then brings the whole UI back."""
+    pane.send("C-z")
+    wait_for(lambda: all(state(pid) == "T" for pid in pids) and jobs_say(pane, "Stopped"))
+    pane.send("clear; bg", "Enter")
+    wait_for(lambda: "&" in pane.screen())  # bash: "[1]+ <command> &"
+    wait_for(lambda: all(state(pid) == "T" for pid in pids) and jobs_say(pane, "Stopped"))
+    assert "Ask MewCode" not in pane.screen()  # the shell's screen, never redrawn by the UI
+    pane.send("fg", "Enter")
+    wait_for(lambda: whole_ui_shown(pane.screen()))
+
+
 def _running(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -90,6 +110,7 @@ def test_ctrl_z_suspends_the_in_process_ui_and_fg_redraws_it(
         pid = pid_running(COLD)
         assert pid
         suspend_and_resume(pane, pid)
+        bg_keeps_the_ui_stopped_until_fg(pane, [pid])
         pane.send("-l", "typed after fg")  # the UI, not the shell, has the keys again
         wait_for(lambda: "│ typed after fg" in pane.screen())
     finally:
@@ -116,6 +137,10 @@ def test_ui_through_the_server_resizes_suspends_and_a_killed_client_restores_the
             )
         )
         suspend_and_resume(pane, pid)
+        child = int(re.findall(r"started pid (\d+)", server.log_text())[-1])
+        bg_keeps_the_ui_stopped_until_fg(pane, [pid, child])
+        pane.send("-l", "typed after fg")
+        wait_for(lambda: "│ typed after fg" in pane.screen())
         os.kill(pid, signal.SIGKILL)
         wait_for(lambda: "(client gone)" in server.log_text())
         pane.send("clear; stty -a | grep -o -- '-icanon' || echo $((40+2))COOKED", "Enter")
