@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import re
-import shlex
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -26,8 +25,8 @@ from agent_core.config.rule_syntax import rule_problem as rule_problem
 from agent_core.config.settings import RuleEntry
 from agent_core.mcp import names as mcp_names
 from agent_core.permissions.actions import Action, Search
+from agent_core.permissions.bash_specifiers import bash_could_match, bash_matches, bash_texts
 from agent_core.permissions.families import edit_family, path_family, read_family
-from agent_core.permissions.file_args import split_git
 from agent_core.permissions.paths import (
     ResolvedPath,
     TreeTooLarge,
@@ -36,46 +35,6 @@ from agent_core.permissions.paths import (
     real,
     walk_tree,
 )
-from agent_core.permissions.shell_wrappers import Word, basename
-
-_SHELL_SAFE = re.compile(r"^[^\s'\"\\]+$")
-
-
-def shell_word(text: str) -> str:
-    """A word as rule text: quoted only when it holds spaces, quotes or backslashes."""
-    if text == "":
-        return "''"
-    return text if _SHELL_SAFE.match(text) else shlex.quote(text)
-
-
-def command_text(words: tuple[Word, ...] | list[Word]) -> str:
-    """The normalized text rules match a simple command against."""
-    return " ".join(shell_word(w.text) for w in words)
-
-
-@functools.lru_cache(maxsize=1024)
-def _bash_pattern(spec: str) -> re.Pattern[str]:
-    text = spec.strip()
-    if text.endswith(":*"):
-        text = text[:-2].rstrip() + " *"
-    try:
-        tokens = shlex.split(text)
-    except ValueError:
-        tokens = text.split()
-    normalized = " ".join(t if "*" in t and _SHELL_SAFE.match(t) else shell_word(t) for t in tokens)
-    tail = ""
-    if normalized.endswith(" *"):
-        normalized, tail = normalized[:-2], "(?: .*)?"
-    body = ".*".join(re.escape(piece) for piece in normalized.split("*"))
-    return re.compile(body + tail, re.DOTALL)
-
-
-def bash_matches(spec: str | None, texts: list[str]) -> bool:
-    """Whether a Bash specifier matches any of the command's texts."""
-    if spec is None:
-        return True
-    pattern = _bash_pattern(spec)
-    return any(pattern.fullmatch(text) for text in texts)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -134,8 +93,6 @@ class RuleScope(NamedTuple):
 
 SEARCH_LIMIT = 50_000  # entries a Read-deny check reads below a search root before giving up
 _TOO_MANY = "covers too many files to check"  # a possible match only: a deny rule then asks
-_WILD = None  # a position that may hold any text (a word built at run time)
-_Template = tuple[str | None, ...]
 
 
 def _path_rule_matches(
@@ -152,155 +109,6 @@ def _path_rule_matches(
         if any(path_matches(rule.spec, c, scope.root, scope.home) for c in candidates):
             return True
     return False
-
-
-# --- Bash: matching words built at run time --------------------------------------------
-
-
-def _expansion_end(text: str, i: int) -> int:
-    """Index after the expansion starting at ``text[i]`` (``$X``, ``${..}``, ``$(..)``, backticks)."""
-    if text[i] == "`":
-        end = text.find("`", i + 1)
-        return len(text) if end < 0 else end + 1
-    if text.startswith(("$(", "${"), i):
-        opening, closing = text[i + 1], ")" if text[i + 1] == "(" else "}"
-        depth, j = 0, i + 1
-        while j < len(text):
-            if text[j] == opening:
-                depth += 1
-            elif text[j] == closing:
-                depth -= 1
-                if depth == 0:
-                    return j + 1
-            j += 1
-        return len(text)
-    match = re.compile(r"\$(?:[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])").match(text, i)
-    return match.end() if match else i + 1
-
-
-def _word_template(word: Word) -> list[str | None]:
-    """A word as characters, with every expansion in it standing for any text."""
-    if not word.dynamic:
-        return list(shell_word(word.text))
-    out: list[str | None] = []
-    i = 0
-    text = word.text
-    while i < len(text):
-        if text[i] == "`" or (text[i] == "$" and i + 1 < len(text)):
-            end = _expansion_end(text, i)
-            if end > i + 1 or text[i] == "`":
-                if not out or out[-1] is not _WILD:
-                    out.append(_WILD)
-                i = end
-                continue
-        out.append(text[i])
-        i += 1
-    return out
-
-
-def _template(words: list[Word]) -> _Template:
-    out: list[str | None] = []
-    for index, word in enumerate(words):
-        if index:
-            out.append(" ")
-        out.extend(_word_template(word))
-    return tuple(out)
-
-
-@functools.lru_cache(maxsize=1024)
-def _pattern_templates(spec: str) -> tuple[_Template, ...]:
-    """A Bash specifier as templates: ``*`` is any text; a trailing `` *`` is optional."""
-    text = spec.strip()
-    if text.endswith(":*"):
-        text = text[:-2].rstrip() + " *"
-    try:
-        tokens = shlex.split(text)
-    except ValueError:
-        tokens = text.split()
-    normalized = " ".join(t if "*" in t and _SHELL_SAFE.match(t) else shell_word(t) for t in tokens)
-    variants = [normalized]
-    if normalized.endswith(" *"):
-        variants = [normalized[:-2], normalized]
-    return tuple(tuple(_WILD if c == "*" else c for c in v) for v in variants)
-
-
-def could_match(pattern: _Template, text: _Template) -> bool:
-    """Whether some string fits both templates (each ``_WILD`` stands for any text)."""
-    if _WILD not in text:
-        spec_like = "".join("*" if c is _WILD else c for c in pattern)
-        body = ".*".join(re.escape(piece) for piece in spec_like.split("*"))
-        return re.fullmatch(body, "".join(c for c in text if c is not None), re.DOTALL) is not None
-    seen: set[tuple[int, int]] = set()
-    stack = [(0, 0)]
-    while stack:
-        i, j = stack.pop()
-        if (i, j) in seen:
-            continue
-        seen.add((i, j))
-        if i == len(pattern) and j == len(text):
-            return True
-        if i < len(pattern) and pattern[i] is _WILD:
-            stack.append((i + 1, j))
-            if j < len(text):
-                stack.append((i, j + 1))
-        elif j < len(text) and text[j] is _WILD:
-            stack.append((i, j + 1))
-            if i < len(pattern):
-                stack.append((i + 1, j))
-        elif i < len(pattern) and j < len(text) and pattern[i] == text[j]:
-            stack.append((i + 1, j + 1))
-    return False
-
-
-def _bash_views(action: Action, aliases: frozenset[str] = frozenset()) -> list[list[Word]]:
-    """The command as rules see it, and normalised: program basename, wrappers, git globals."""
-    cmd = action.command
-    if cmd is None:
-        return []
-    views = [list(cmd.words)]
-    words = list(cmd.words)
-    first = next((i for i, w in enumerate(words) if "=" not in w.text.split("/")[0]), 0)
-    if words:
-        words[first] = Word(basename(words[first].text), words[first].dynamic)
-    views += [words, list(cmd.argv)]
-    if cmd.name == "git":
-        views.append(_without_git_globals(list(cmd.argv), aliases))
-    return views
-
-
-def _bash_texts(action: Action, permissive: bool) -> list[str]:
-    views = _bash_views(action)
-    if permissive:
-        views = views[:1]
-    return [command_text(v) for v in views]
-
-
-def _without_git_globals(argv: list[Word], configured: frozenset[str] = frozenset()) -> list[Word]:
-    """``git -C x -c k=v --no-pager push`` -> ``git push``, so deny rules still see the push.
-
-    A subcommand that an alias defines (``-c alias.NAME=...``, ``--config-env``, or the
-    ``[alias]`` section of a git config file) could run anything: it is a wildcard.
-    """
-    call = split_git(argv[1:])
-    rest = list(argv[len(argv) - len(call.args) - 1 :]) if call.sub else []
-    if call.sub and rest:
-        aliases = set(configured) | {
-            v.text.split("=", 1)[0][len("alias.") :].lower()
-            for o, v in call.globals_
-            if o in ("-c", "--config-env") and v is not None and v.text.lower().startswith("alias.")
-        }
-        if rest[0].dynamic or rest[0].text.lower() in aliases:
-            rest[0] = Word("$ALIAS", True)
-    return [argv[0], *rest]
-
-
-def _bash_could_match(spec: str | None, action: Action, aliases: frozenset[str]) -> bool:
-    """Deny/ask matching: true when the rule matches what could run (dynamic words are wild)."""
-    if spec is None:
-        return action.command is not None
-    patterns = _pattern_templates(spec)
-    texts = {_template(view) for view in _bash_views(action, aliases)}
-    return any(could_match(p, t) for p in patterns for t in texts)
 
 
 # --- Read rules over searched trees ----------------------------------------------------
@@ -410,8 +218,8 @@ def _rule_hit(
             return None
         if loose:
             aliases = memo.git_aliases(action, scope)
-            return "" if _bash_could_match(rule.spec, action, aliases) else None
-        return "" if bash_matches(rule.spec, _bash_texts(action, True)) else None
+            return "" if bash_could_match(rule.spec, action, aliases) else None
+        return "" if bash_matches(rule.spec, bash_texts(action, True)) else None
     if tool in path_family():
         return _path_hit(rule, action, loose, scope, memo)
     if tool == "WebFetch":

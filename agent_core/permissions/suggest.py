@@ -6,10 +6,10 @@ import re
 from pathlib import Path
 
 from agent_core.permissions.actions import Action
+from agent_core.permissions.bash_specifiers import shell_word
 from agent_core.permissions.families import edit_family, path_family
 from agent_core.permissions.modes import protected_write
 from agent_core.permissions.paths import ResolvedPath
-from agent_core.permissions.rules import shell_word
 from agent_core.permissions.shell_context import DOWNLOADERS
 from agent_core.permissions.shell_programs import DESTRUCTIVE, SHELLS, basename, is_interpreter
 

@@ -18,8 +18,9 @@ from agent_core.permissions import (
     split_rules,
     suggest_rules,
 )
+from agent_core.permissions.bash_specifiers import bash_matches
 from agent_core.permissions.check import tool_profile
-from agent_core.permissions.rules import bash_matches, path_matches
+from agent_core.permissions.rules import path_matches
 from agent_core.permissions.suggest import bash_rule
 from agent_core.tool_table import BUILTIN_TOOLS
 

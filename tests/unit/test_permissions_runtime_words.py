@@ -9,7 +9,7 @@ import pytest
 
 from agent_core.config.settings import RuleEntry
 from agent_core.permissions import PermissionPolicy, PermissionRequest, decide, suggest_rules
-from agent_core.permissions.rules import _pattern_templates, could_match
+from agent_core.permissions.bash_specifiers import _pattern_templates, could_match
 
 
 @pytest.fixture
