@@ -3,6 +3,8 @@
 The runtime wires the layers together — provider, loop, tools, permission
 gate, session file, context manager — and exposes a small API (see
 ``run_turn``). It never renders anything: it emits events on a channel.
+What a turn starts from is built in ``turn_inputs``; the read-only figures a
+front end shows come from ``session_figures``.
 """
 
 from __future__ import annotations
@@ -12,41 +14,38 @@ import contextlib
 import itertools
 import logging
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import msgspec
-
 from agent_core import events as ev
 from agent_core.agent.approvals import PendingApprovals
-from agent_core.agent.attachments import AttachmentBudget, attach_mentions
 from agent_core.agent.call_views import CallViewRecorder
 from agent_core.agent.conversation import Conversation
 from agent_core.agent.execution_env import ExecutionEnv
 from agent_core.agent.executor import ToolExecutor
-from agent_core.agent.loop import AgentLoop, LoopLimits, TurnStats
+from agent_core.agent.loop import AgentLoop, TurnStats
 from agent_core.agent.permission_gate import SettingsPermissionGate
-from agent_core.agent.prompt import git_summary, system_blocks
 from agent_core.agent.prompt_context import session_prompt_contexts
-from agent_core.agent.request_builder import RequestBuilder, TurnFacts, recent_files
+from agent_core.agent.provider_switch import built_provider, close_provider
+from agent_core.agent.refused_prompt import refused_turn
+from agent_core.agent.request_builder import RequestBuilder, recent_files
 from agent_core.agent.runtime_options import RuntimeOptions as RuntimeOptions
+from agent_core.agent.session_figures import SessionFigures
 from agent_core.agent.session_opening import open_session_store
 from agent_core.agent.tool_catalog import ToolCatalog
 from agent_core.agent.tool_contexts import SessionToolContexts
+from agent_core.agent.turn_events import Emit, log_notice, turn_emitter
+from agent_core.agent.turn_inputs import loop_limits, prompt_attachments, sized_prompt, turn_facts
 from agent_core.agent.usage_meter import UsageMeter
 from agent_core.channel import RendezvousChannel
 from agent_core.config.settings import RuleEntry
 from agent_core.context.manager import CompactionOutcome, ContextManager
-from agent_core.context.tokens import estimate_tokens
 from agent_core.errors import ChannelClosed, MewCodeError
-from agent_core.hooks.outcome import HookOutcome
 from agent_core.hooks.session_hooks import SessionHooks, TurnHooks
-from agent_core.llm.base import Provider
 from agent_core.llm.pricing import model_info
-from agent_core.memory.files import load_memory
 from agent_core.memory.long_term import LongTermMemory
-from agent_core.messages import Message, TextBlock, user_text
+from agent_core.messages import Message
 from agent_core.modes import MODES
 from agent_core.sandbox.session import (
     UNSANDBOXED_NOTICE,
@@ -60,18 +59,16 @@ from agent_core.skills.loader import SkillLibrary
 from agent_core.tools.base import FileStamp
 from agent_core.tools.registry import ToolRegistry
 from agent_core.tools.session_state import SessionToolState
-from agent_core.usage import Usage
 
 if TYPE_CHECKING:
     from agent_core.agent.session_api import AgentSession
     from agent_core.mcp.model import McpServerStatus
 
-Emit = Callable[[ev.Event], Awaitable[None]]
 log = logging.getLogger("mewcode.runtime")
 _turn_ids = itertools.count(1)
 
 
-class Runtime:
+class Runtime(SessionFigures):
     """A session: history, mode, permissions state and the means to run turns."""
 
     def __init__(
@@ -168,54 +165,11 @@ class Runtime:
             self.opts.paths, self.settings, store.dir, rules=self.opts.cli_rules
         )
 
-    # --- read-only views ---------------------------------------------------
-
-    @property
-    def mode(self) -> str:
-        return self._mode
-
-    @property
-    def provider(self) -> Provider:
-        return self._provider
-
-    @property
-    def session_id(self) -> str:
-        return self.store.session_id
-
-    @property
-    def session_path(self) -> Path:
-        return self.store.path
-
-    @property
-    def history(self) -> list[Message]:
-        return self.conversation.messages
-
-    @property
-    def usage(self) -> Usage:
-        return self.meter.usage
-
-    @property
-    def cost_usd(self) -> float:
-        return self.meter.cost_usd
-
-    @property
-    def context_tokens(self) -> int:
-        """How full the window is: the one figure the status bar, /status and /context show."""
-        return self.context.estimate(self.history, self._overhead_tokens())
-
-    @property
-    def context_window(self) -> int:
-        return model_info(self.provider.model).context_window
-
-    @property
-    def running(self) -> bool:
-        return self._task is not None and not self._task.done()
+    # --- tools and MCP servers ----------------------------------------------
 
     def tool_names(self) -> list[str]:
         self.catalog.sync_mcp()
         return self.catalog.offered_names(self._mode)
-
-    # --- MCP servers -------------------------------------------------------
 
     def start_mcp(self) -> None:
         if self.opts.mcp is not None:
@@ -256,29 +210,28 @@ class Runtime:
         """Run one user turn; events go to ``events`` (each send waits for the consumer)."""
         if self.running:
             raise RuntimeError("a turn is already running")
-        emit = _emitter(events, CallViewRecorder(self.store, self.conversation))
+        emit = turn_emitter(events, CallViewRecorder(self.store, self.conversation))
         hooks = self.hooks.for_turn(emit)
         submitted = await hooks.prompt_submitted(text)
         if submitted.blocked or submitted.stop:
-            return await self._refused_prompt(submitted, events)
+            self.last_stats = TurnStats()
+            return await refused_turn(submitted, f"turn_{next(_turn_ids)}", events)
         loop = AgentLoop(
             provider=self._provider,
             conversation=self.conversation,
             executor=ToolExecutor(self._execution_env(emit, can_ask, hooks)),
             requests=await self._request_builder(emit, text),
             emit=emit,
-            limits=self._loop_limits(),
+            limits=loop_limits(self.settings.limits, self.opts.max_iterations),
             meter=self.meter,
             addenda=self._tool_state.skill_buffer,
             hooks=hooks if hooks.active else None,
         )
         self.last_stats = loop.stats
-        prompt = self._sized_prompt(text)
-        limits = self.settings.limits
-        budget = AttachmentBudget(limits.attach_file_bytes, limits.attach_prompt_bytes)
-        attached = await asyncio.to_thread(attach_mentions, text, self.cwd, self.gate, budget)
-        for context in submitted.context:  # UserPromptSubmit hooks' context rides with the prompt
-            attached.blocks.append(TextBlock(f"Context from a UserPromptSubmit hook:\n{context}"))
+        prompt = sized_prompt(self.store, text)
+        attached = await prompt_attachments(
+            text, self.cwd, self.gate, self.settings.limits, submitted.context
+        )
         self._task = asyncio.create_task(loop.run(f"turn_{next(_turn_ids)}", prompt, attached))
         try:
             return await asyncio.shield(self._task)
@@ -288,30 +241,6 @@ class Runtime:
             with contextlib.suppress(asyncio.CancelledError, ChannelClosed):
                 await self._task
             raise
-
-    async def _refused_prompt(
-        self, outcome: HookOutcome, events: RendezvousChannel[ev.Event] | None
-    ) -> ev.TurnCompleted:
-        """A UserPromptSubmit hook blocked the prompt: nothing is recorded or sent."""
-        if outcome.blocked:
-            message = f"prompt blocked by {outcome.decided_by}: {outcome.reason}"
-        else:
-            message = f"prompt stopped by a hook: {outcome.stop_reason}"
-        self.last_stats = TurnStats()
-        done = ev.TurnCompleted(
-            turn_id=f"turn_{next(_turn_ids)}",
-            stop_reason="error",
-            final_text="",
-            iterations=0,
-            usage=Usage(),
-            error=message,
-        )
-        if events is not None:  # not through the call-view recorder: no turn was recorded
-            with contextlib.suppress(ChannelClosed):
-                await events.send(ev.Error(kind="hook", message=message))
-                await events.send(ev.Status(phase="idle"))
-                await events.send(done)
-        return done
 
     def _hook_common(self) -> dict[str, Any]:
         """The fields every hook's input starts with."""
@@ -340,10 +269,8 @@ class Runtime:
         )
 
     async def _request_builder(self, emit: Emit, prompt: str = "") -> RequestBuilder:
-        git, memory, *chosen = await asyncio.gather(
-            asyncio.to_thread(git_summary, self.cwd),
-            asyncio.to_thread(load_memory, self.opts.paths.home, self.cwd),
-            *(asyncio.to_thread(c.block_for, prompt) for c in self.prompt_contexts),
+        facts = await turn_facts(
+            self.cwd, self.opts.paths.home, self.prompt_contexts, prompt, self._overhead_tokens
         )
         return RequestBuilder(
             conversation=self.conversation,
@@ -353,25 +280,11 @@ class Runtime:
             provider=self._provider,
             cwd=self.cwd,
             file_stamps=self._file_stamps,
-            facts=TurnFacts(git, memory, self._overhead_tokens(), chosen),
+            facts=facts,
             max_tokens=self.settings.limits.max_output_tokens,
             emit=emit,
             before_compaction=lambda: self.hooks.compacting("auto", "", emit),
         )
-
-    def _loop_limits(self) -> LoopLimits:
-        limits = self.settings.limits
-        return LoopLimits(
-            self.opts.max_iterations or limits.max_iterations,
-            limits.hallucination_rounds,
-            limits.max_concurrency,
-        )
-
-    def _sized_prompt(self, text: str) -> str:
-        """A prompt over the spill limit becomes a preview and a file, as a tool result does."""
-        shaped = self.store.at_rest_size(user_text(text))
-        block = shaped.content[0] if len(shaped.content) == 1 else None
-        return block.text if isinstance(block, TextBlock) else text
 
     def set_mode(self, mode: str) -> None:
         """Switch the permission mode; MewCodeError when it is unknown or refused here."""
@@ -384,22 +297,13 @@ class Runtime:
     async def switch_model(self, model: str, provider: str | None = None) -> None:
         """Use ``model`` from the next request on: the old client is closed, and the
         context budget (automatic compaction) is re-derived from the new model's window."""
-        from agent_core.llm.factory import make_provider
-
         if self.running:
             raise MewCodeError("a turn is running: wait for it or press Esc first")
-        # In a thread: a vendor SDK may be imported now, which takes a moment.
-        new = await asyncio.to_thread(
-            make_provider,
-            provider or self._provider.name,
-            model,
-            settings=self.settings,
-            env=self.opts.env if self.opts.env is not None else os.environ,
-            cwd=self.cwd,
-        )
+        name = provider or self._provider.name
+        new = await built_provider(name, model, self.settings, self.opts.env, self.cwd)
         old, self._provider = self._provider, new
         if old is not new:
-            await _close_provider(old)
+            await close_provider(old)
         info = model_info(new.model)
         self.context.resize(info.context_window, self.settings.limits.max_output_tokens)
 
@@ -449,23 +353,9 @@ class Runtime:
         self.saved_views = views or SavedViews()
         self._attach(store, history)
 
-    def _overhead_texts(self) -> tuple[str, str]:
-        """The system prompt and tool definitions as sent, for token estimates."""
-        system = system_blocks(self.cwd, self.mode, git="")
-        tools = [msgspec.to_builtins(spec) for spec in self.catalog.specs(self.mode)]
-        return "\n".join(b.text for b in system), msgspec.json.encode(tools).decode()
-
-    def _overhead_tokens(self) -> int:
-        system, tools = self._overhead_texts()
-        return estimate_tokens(system) + estimate_tokens(tools)
-
-    def context_breakdown(self) -> dict[str, int]:
-        """Estimated tokens by category (system prompt, tools, messages...) for ``/context``."""
-        return self.context.breakdown(self.history, *self._overhead_texts())
-
     async def compact(self, instructions: str = "") -> CompactionOutcome:
         """Summarise the history now (``/compact``)."""
-        await self.hooks.compacting("manual", instructions, _log_notice)
+        await self.hooks.compacting("manual", instructions, log_notice)
         outcome = await self.context.compact(
             self.conversation.messages,
             provider=self.provider,
@@ -488,34 +378,9 @@ class Runtime:
         await self._tool_state.close()
         if self.opts.mcp is not None:
             await self.opts.mcp.aclose()
-        await _close_provider(self._provider)
+        await close_provider(self._provider)
         self.context.close()
         self.store.close()
-
-
-def _emitter(events: RendezvousChannel[ev.Event] | None, views: CallViewRecorder) -> Emit:
-    """Send each event to ``events`` (waiting for the consumer), or nowhere; ``views``
-    writes down how calls and turns ended, whoever is listening."""
-
-    async def emit(event: ev.Event) -> None:
-        views.observe(event)
-        if events is not None:
-            await events.send(event)
-
-    return emit
-
-
-async def _log_notice(event: ev.Event) -> None:
-    """Where a hook's notices go when no turn is listening (/compact): the debug log."""
-    if isinstance(event, ev.Notice):
-        log.warning("%s", event.message)
-
-
-async def _close_provider(provider: Provider) -> None:
-    """Close a provider's HTTP client, when it has one."""
-    aclose = getattr(provider, "aclose", None)
-    if aclose is not None:
-        await aclose()
 
 
 if TYPE_CHECKING:
