@@ -33,6 +33,10 @@ class ProtocolError(Exception):
     """The other end sent something this side cannot read."""
 
 
+class NoRequest(ProtocolError):
+    """The peer closed without sending anything: `mewcode preload status` probing."""
+
+
 def send_request(sock: _socket.socket, header: dict, fds: tuple[int, ...]) -> None:
     """Send the request header with ``fds`` attached to its first byte."""
     body = marshal.dumps(header)
@@ -49,6 +53,8 @@ def recv_request(sock: _socket.socket) -> tuple[dict, list[int]]:
 
     data, fds, _flags, _addr = socket.recv_fds(sock, 65536, 8)
     try:
+        if not data and not fds:
+            raise NoRequest("the peer sent nothing")
         if len(data) < 4:
             raise ProtocolError("request shorter than its length prefix")
         size = int.from_bytes(data[:4], "big")

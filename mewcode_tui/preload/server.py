@@ -138,7 +138,7 @@ def listen(path: Path) -> socket.socket:
 
 
 def serve(sock: socket.socket, key: str, idle_seconds: float, lock: int) -> None:
-    """Accept until idle: check the peer, fork a waiter for it, go back to accepting.
+    """Accept until idle or told to stop: check the peer, fork a waiter, accept again.
 
     ``lock`` is the descriptor holding the key's lock: waiters and the commands they
     run must not hold it, or a long UI session would keep the next server from
@@ -147,8 +147,19 @@ def serve(sock: socket.socket, key: str, idle_seconds: float, lock: int) -> None
     from mewcode_tui.preload.waiter import serve_one
 
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # waiters are reaped by the kernel
+    # SIGTERM/SIGINT only wake the loop: an exception raised from a handler can land in
+    # logging's fork hook, where Python ignores it and the server would live on.
+    stop_r, stop_w = os.pipe()
+    os.set_blocking(stop_w, False)
+    signal.set_wakeup_fd(stop_w)
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: None)
+    inherited = (lock, stop_r, stop_w)
     while True:
-        ready, _, _ = select.select([sock], [], [], idle_seconds)
+        ready, _, _ = select.select([sock, stop_r], [], [], idle_seconds)
+        if stop_r in ready:
+            log.info("preload: stopped by a signal")
+            return
         if not ready:
             log.info("preload: idle for %ds, exiting", idle_seconds)
             return
@@ -161,18 +172,17 @@ def serve(sock: socket.socket, key: str, idle_seconds: float, lock: int) -> None
         # fork() copies only this thread: a lock held by another would stay held forever.
         assert threading.active_count() == 1, "the preload server must fork single-threaded"
         if os.fork() == 0:
+            signal.set_wakeup_fd(-1)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
             sock.close()
-            os.close(lock)
+            for fd in inherited:
+                os.close(fd)
             code = 1
             try:
                 code = serve_one(conn, key)
             finally:
                 os._exit(code & 0xFF)
         conn.close()
-
-
-def _stop(signum: int, _frame: object) -> None:
-    raise SystemExit(0)
 
 
 def _log_to(home: Path) -> None:
@@ -200,7 +210,6 @@ def main(argv: list[str] | None = None) -> int:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         return 0  # a server for this key is already up (or starting)
-    signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     path = directory / f"preload-{key}.sock"
     warm_up()

@@ -14,7 +14,7 @@ import select
 import signal
 import socket
 
-from mewcode_tui.preload.protocol import ProtocolError, recv_request, send_status
+from mewcode_tui.preload.protocol import NoRequest, ProtocolError, recv_request, send_status
 
 log = logging.getLogger("mewcode.preload")
 # After the client vanished, how long the child gets to clean up after SIGHUP.
@@ -28,6 +28,8 @@ def serve_one(conn: socket.socket, key: str) -> int:
     conn.settimeout(10)
     try:
         header, fds = recv_request(conn)
+    except NoRequest:
+        return 0  # a liveness probe
     except (OSError, ProtocolError) as exc:
         log.info("preload: bad request: %s", exc)
         return 1

@@ -298,3 +298,22 @@ def test_a_long_command_does_not_keep_the_next_server_from_starting(project, mew
         if second is not None:
             second.stop()
     assert waiting.returncode == 2 and b"no prompt" in err  # the command itself went on fine
+
+
+def test_preload_stop_stops_the_server_every_time(mewcode_home):
+    """`mewcode preload stop` probes, then sends SIGTERM, which lands while the server forks
+    a waiter for the probe: the exit its handler raised once fell into logging's fork hook,
+    where Python ignored it, and the server lived on."""
+    env = {**os.environ, "MEWCODE_HOME": str(mewcode_home)}
+    for _ in range(3):
+        server = PreloadServer(mewcode_home).start()
+        assert server.proc is not None
+        try:
+            out = subprocess.run(
+                [*COLD, "preload", "stop"], env=env, capture_output=True, text=True, timeout=60
+            )
+            assert out.stdout == "stopped 1 preload server(s)\n"
+            server.proc.wait(timeout=15)
+        finally:
+            server.stop()
+        assert not list((mewcode_home / "run").glob("preload-*.sock"))  # cleaned up after itself
