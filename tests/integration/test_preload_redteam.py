@@ -234,6 +234,23 @@ def test_non_utf8_locales_print_the_same_bytes(env, shared, fake_llm, project):
     assert (warm.returncode, warm.stdout, warm.stderr) == (0, cold.stdout, cold.stderr)
 
 
+@confirmed("`mewcode -p ... | head`: a cold run exits 0 quietly; the warm child exits 1 and "
+           "prints a BrokenPipeError traceback on the user's stderr")  # fmt: skip
+def test_a_reader_that_stops_early_gets_the_same_exit(shared, fake_llm, project):
+    env = {**os.environ, **fake_llm.env("anthropic"), "MEWCODE_HOME": str(shared.home)}
+    env[IDLE_ENV] = "0.5"  # a server the entry starts (after an edit of the code) ends soon
+    results = []
+    for command in (COLD, ENTRY):
+        fake_llm.script([{"text": "line\n" * 30_000}])  # far more than a pipe holds
+        pipeline = f"{' '.join(command)} -p hi | head -c 10 >/dev/null; echo ${{PIPESTATUS[0]}}"
+        proc = subprocess.run(
+            ["bash", "-c", pipeline], env=env, cwd=project, capture_output=True, timeout=90
+        )
+        results.append((proc.stdout, proc.stderr))
+    assert results[0] == (b"0\n", b"")
+    assert results[1] == results[0]
+
+
 # --- 5. Signals and lifetime ---------------------------------------------------------
 
 
