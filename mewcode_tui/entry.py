@@ -43,6 +43,19 @@ def _log_fallback(reason: str) -> None:
     logging.getLogger("mewcode.preload").info("cold start: %s", reason)
 
 
+def idle_minutes(env: dict[str, str] | os._Environ[str]) -> float:
+    """MEWCODE_PRELOAD_IDLE_MIN, default 30; a value that is not a positive number is 30."""
+    raw = env.get(IDLE_ENV) or "30"
+    try:
+        minutes = float(raw)
+    except ValueError:
+        minutes = -1.0
+    if not 0 < minutes < float("inf"):
+        _log_fallback(f"{IDLE_ENV}={raw!r} is not a number of minutes: the server idles 30")
+        return 30.0
+    return minutes
+
+
 def start_server() -> None:
     """A detached server for the current code; it exits at once if one is already starting."""
     import subprocess
@@ -53,12 +66,14 @@ def start_server() -> None:
         subprocess.Popen(
             [
                 sys.executable,
+                # The client's own -X/-O/... flags: they are part of the server's key.
+                *subprocess._args_from_interpreter_flags(),  # type: ignore[attr-defined]
                 "-m",
                 "mewcode_tui.preload.server",
                 "--home",
                 str(mewcode_home(os.environ)),
                 "--idle-seconds",
-                str(60 * float(os.environ.get(IDLE_ENV) or 30)),
+                str(60 * idle_minutes(os.environ)),
             ],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,

@@ -17,6 +17,9 @@ import msgspec
 SECRET_HOME_DIRS = (".ssh", ".aws", ".gnupg", ".azure", ".kube", ".docker", ".config/gcloud")
 # In MEWCODE_HOME: what would let a command read the API key or loosen its own rules.
 SECRET_MEWCODE_FILES = ("credentials.yaml", "settings.yaml", "settings.local.yaml")
+# In MEWCODE_HOME: the warm-start server's sockets; it runs `mewcode` outside any sandbox
+# (it refuses confined peers too: mewcode_tui/preload/confinement.py).
+MEWCODE_DAEMON_DIRS = ("run",)
 # Inside a writable project, still read-only: code git runs later, outside any sandbox.
 PROTECTED_PROJECT_PATHS = (
     ".git/hooks",
@@ -111,6 +114,7 @@ def sandbox_policy(
         pinned.append(git_dir)
     hidden = [os.path.join(home_s, rel) for rel in SECRET_HOME_DIRS]
     hidden += [os.path.join(mew_s, name) for name in SECRET_MEWCODE_FILES]
+    hidden += [os.path.join(mew_s, name) for name in MEWCODE_DAEMON_DIRS]
     tmux_dir = os.environ.get("TMUX_TMPDIR")
     uid = os.getuid()
     sockets = [s.format(uid=uid) for s in DAEMON_SOCKETS]

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 import atexit
 import importlib
-import io
 import locale
 import os
 import random
 import signal
 import sys
 import tempfile
+import time
 import traceback
 from typing import Any
 
 from mewcode_tui.preload import job_control
+from mewcode_tui.preload.caller_process import adopt_caller_settings
+from mewcode_tui.preload.stdio import adopt_stdio
 
 # Dispositions a cold CPython start has; every other catchable signal is SIG_DFL.
 _PYTHON_START_DISPOSITIONS: dict[int, Any] = {
@@ -49,6 +51,7 @@ def replace_environment(env: dict[str, str], cwd: str) -> None:
     os.environ.clear()
     os.environ.update(env)
     os.chdir(cwd)
+    time.tzset()  # TZ: time.localtime() and the prompt's date are the caller's
     tempfile.tempdir = None  # re-read TMPDIR on next use
     try:
         locale.setlocale(locale.LC_CTYPE, "")
@@ -85,6 +88,21 @@ def _reset_logging() -> None:
     for handler in list(logging.root.handlers):
         logging.root.removeHandler(handler)
     logging.root.setLevel(logging.WARNING)
+    for name in _SDK_LOGGERS:
+        logging.getLogger(name).setLevel(logging.NOTSET)
+
+
+# The SDKs read ANTHROPIC_LOG / OPENAI_LOG when imported (in the server): read again.
+_SDK_LOGGERS = ("anthropic", "openai", "httpx2")
+_SDK_LOG_SETUP = ("anthropic._utils._logs", "openai._utils._logs")
+
+
+def _sdk_logging() -> None:
+    """After stderr is the caller's: the SDKs' logging as the caller's variables ask."""
+    for module_name in _SDK_LOG_SETUP:
+        module = sys.modules.get(module_name)
+        if module is not None:
+            module.setup_logging()
 
 
 def _refresh_textual_constants() -> None:
@@ -105,39 +123,16 @@ def _refresh_textual_constants() -> None:
                 setattr(module, name, getattr(constants, name))
 
 
-def adopt_stdio(fds: list[int]) -> None:
-    """The caller's stdin, stdout and stderr on 0, 1, 2, and Python's streams rebuilt on them."""
-    for target, fd in enumerate(fds[:3]):
-        os.dup2(fd, target)
-    for fd in set(fds):
-        if fd > 2:
-            os.close(fd)
-    encoding = "utf-8" if sys.flags.utf8_mode else locale.getpreferredencoding(False)
-    # Textual's driver reads and writes sys.__stdin__ / sys.__stderr__ (typeshed: Final).
-    for name, fd, mode, errors in (
-        ("stdin", 0, "r", "strict"),
-        ("stdout", 1, "w", "strict"),
-        ("stderr", 2, "w", "backslashreplace"),
-    ):
-        stream = _stream(fd, mode, encoding, errors)
-        setattr(sys, name, stream)
-        setattr(sys, f"__{name}__", stream)
-
-
-def _stream(fd: int, mode: str, encoding: str, errors: str) -> io.TextIOWrapper:
-    # As CPython builds them: output line-buffered on a terminal, stderr always.
-    line_buffered = mode == "w" and (fd == 2 or os.isatty(fd))
-    raw = open(fd, mode + "b", closefd=False)  # noqa: SIM115 - lives as long as the process
-    return io.TextIOWrapper(raw, encoding=encoding, errors=errors, line_buffering=line_buffered)
-
-
 def run_as_caller(header: dict[str, Any], fds: list[int]) -> int:
     """Become the caller (new session, its env, cwd, stdio) and run ``mewcode`` with its argv."""
     os.setsid()
     job_control.remember_client(header["pid"])
     reset_signals()
-    replace_environment(dict(header["env"]), str(header["cwd"]))
-    adopt_stdio(fds)
+    env = dict(header["env"])
+    replace_environment(env, str(header["cwd"]))
+    adopt_stdio(fds, env)
+    adopt_caller_settings(header.get("process") or {})
+    _sdk_logging()
     argv = [str(arg) for arg in header["argv"]]
     sys.argv = ["mewcode", *argv]
     try:

@@ -17,14 +17,17 @@ import _socket
 import os
 import sys
 
+from mewcode_tui.preload.caller_process import caller_settings
 from mewcode_tui.preload.key import server_key
 from mewcode_tui.preload.location import (
     UnsafeRunDir,
     mewcode_home,
     preload_disabled,
     socket_path,
+    use_socket_path,
 )
 from mewcode_tui.preload.protocol import (
+    GO_LINE,
     PROTOCOL_VERSION,
     STDIO_FDS,
     ProtocolError,
@@ -45,6 +48,10 @@ FORWARDED = (
 )
 CONNECT_TIMEOUT = 0.5
 HANDSHAKE_TIMEOUT = 10.0
+
+
+class ServerLost(Exception):
+    """The server took the command and then failed: it may have run, so it is not re-run."""
 
 
 class Fallback(Exception):
@@ -71,7 +78,7 @@ def connect(argv: list[str]) -> tuple[_socket.socket, StatusReader, int]:
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     sock.settimeout(CONNECT_TIMEOUT)
     try:
-        sock.connect(path)
+        use_socket_path(path, sock.connect)
     except OSError as exc:
         sock.close()
         raise Fallback(f"no preload server for this code ({exc})", start_server=True) from None
@@ -84,19 +91,30 @@ def connect(argv: list[str]) -> tuple[_socket.socket, StatusReader, int]:
             "cwd": os.getcwd(),
             "env": env,
             "pid": os.getpid(),  # the child's stand-in for job control (job_control.py)
+            "process": caller_settings(),  # umask, niceness, resource limits
         }
         send_request(sock, header, STDIO_FDS)
         reader = StatusReader(sock)
         first = reader.read()
-        if first is None or "pid" not in first:
-            raise Fallback(f"preload server did not start the command: {first}")
+        if first is None or "ready" not in first:
+            raise Fallback(f"preload server did not take the command: {first}")
+        # From here on the server runs it: no fallback may run it a second time.
+        sock.sendall(GO_LINE)
     except (OSError, ProtocolError) as exc:
         sock.close()
         raise Fallback(f"preload server failed: {exc}") from None
     except Fallback:
         sock.close()
         raise
-    return sock, reader, first["pid"]
+    sock.settimeout(None)
+    try:
+        started = reader.read()
+    except (OSError, ProtocolError):
+        started = None
+    if started is None or "pid" not in started:
+        sock.close()
+        raise ServerLost(f"the preload server did not start the command ({started})")
+    return sock, reader, started["pid"]
 
 
 def forward_signals(pid: int) -> dict[int, object]:
@@ -131,9 +149,12 @@ def wait_for_exit(reader: StatusReader) -> int:
 def run(argv: list[str]) -> int:
     """Run ``mewcode ARGV`` through the preload server; raises Fallback if none took it."""
     saved = _terminal_state()
-    sock, reader, pid = connect(argv)
+    try:
+        sock, reader, pid = connect(argv)
+    except ServerLost as lost:
+        sys.stderr.write(f"mewcode: {lost}\n")
+        return 1
     previous = forward_signals(pid)
-    sock.settimeout(None)
     try:
         return wait_for_exit(reader)
     finally:

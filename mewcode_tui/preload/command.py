@@ -15,6 +15,7 @@ from mewcode_tui.preload.location import (
     mewcode_home,
     preload_disabled,
     run_dir,
+    use_socket_path,
 )
 
 USAGE = "usage: mewcode preload status|stop"
@@ -25,7 +26,7 @@ def server_pid(path: Path) -> int | None:
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.settimeout(1)
     try:
-        sock.connect(str(path))
+        use_socket_path(str(path), sock.connect)
         creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
         return struct.unpack("3i", creds)[0]
     except OSError:

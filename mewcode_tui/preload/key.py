@@ -1,4 +1,4 @@
-"""The preload server's key: which interpreter and which installed code it serves.
+"""The preload server's key: which interpreter, settings and installed code it serves.
 
 Standard library only, built-in modules only, and fast (a few ms): every start of
 the client computes it. A server is only ever asked by clients whose key matches
@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 import sys
 
+from mewcode_tui.preload.confinement import confinement
+
 try:  # the built-in module: hashlib would load OpenSSL, ~3 ms of the client's start
     from _sha2 import sha256  # Python 3.12+
 except ImportError:
@@ -22,8 +24,6 @@ except ImportError:
 # Our own packages: every file that can change what a run does.
 PACKAGES = ("agent_core", "mewcode_tui")
 CODE_SUFFIXES = (".py", ".tcss", ".yaml", ".md")
-# The libraries the server pre-imports; their dist-info names carry the version.
-LIBRARIES = ("textual", "anthropic", "openai", "mcp", "rich", "msgspec")
 
 
 def source_root() -> str:
@@ -45,9 +45,9 @@ def _walk(directory: str, digest) -> None:
             digest.update(f"{entry.path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
 
 
-def _library_dists(digest) -> None:
-    """The dist-info directory names (name-version) and mtimes of the pre-imported libraries."""
-    wanted = tuple(f"{name}-" for name in LIBRARIES)
+def _installed_dists(digest) -> None:
+    """Every installed distribution's dist-info (name-version) and mtime: an upgrade or a
+    reinstall of any library the server has imported, or may import, means a new key."""
     for entry in sys.path:
         if not entry.endswith("-packages"):
             continue
@@ -56,9 +56,22 @@ def _library_dists(digest) -> None:
         except OSError:
             continue
         for name in names:
-            if name.endswith(".dist-info") and name.lower().startswith(wanted):
+            if name.endswith(".dist-info"):
                 path = os.path.join(entry, name)
-                digest.update(f"{path}\0{os.stat(path).st_mtime_ns}\n".encode())
+                try:
+                    digest.update(f"{path}\0{os.stat(path).st_mtime_ns}\n".encode())
+                except OSError:
+                    digest.update(f"{path}\0gone\n".encode())
+
+
+def _interpreter_settings(digest) -> None:
+    """What the interpreter fixed at its start: its flags (UTF-8 mode, -O, -X ...) and the
+    PYTHON* variables (PYTHONPATH, PYTHONHASHSEED ...), which a forked child cannot change.
+    The server is started with the client's flags and environment, so they agree."""
+    digest.update(f"{tuple(sys.flags)}\n".encode())
+    for name in sorted(os.environ):
+        if name.startswith("PYTHON"):
+            digest.update(f"{name}={os.environ[name]}\0".encode())
 
 
 def server_key() -> str:
@@ -68,5 +81,10 @@ def server_key() -> str:
     root = source_root()
     for package in PACKAGES:
         _walk(os.path.join(root, package), digest)
-    _library_dists(digest)
+    _installed_dists(digest)
+    _interpreter_settings(digest)
+    try:
+        digest.update(f"{confinement()}\n".encode())
+    except OSError:  # no /proc: the server's own check refuses what it cannot tell
+        digest.update(b"confinement unknown\n")
     return digest.hexdigest()[:20]

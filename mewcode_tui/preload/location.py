@@ -9,6 +9,10 @@ from __future__ import annotations
 import os
 import stat
 
+TYPE_CHECKING = False  # not typing's: importing typing costs the client ~2 ms
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 DISABLE_ENV = "MEWCODE_PRELOAD"
 _OFF = ("0", "false", "no", "off")
 
@@ -62,3 +66,20 @@ def run_dir(home: str | os.PathLike[str], *, create: bool) -> str:
 def socket_path(home: str | os.PathLike[str], key: str, *, create: bool = False) -> str:
     """The server socket for ``key``."""
     return os.path.join(run_dir(home, create=create), f"preload-{key}.sock")
+
+
+# AF_UNIX paths hold at most 107 bytes; a longer MEWCODE_HOME is reached through a
+# descriptor of its run directory (/proc/self/fd/N/name is short and means the same).
+_MAX_SOCKET_PATH = 107
+
+
+def use_socket_path(path: str, use: Callable[[str], None]) -> None:
+    """``use(path)`` (a bind or a connect), through a short alias when ``path`` is too long."""
+    if len(os.fsencode(path)) <= _MAX_SOCKET_PATH:
+        use(path)
+        return
+    directory = os.open(os.path.dirname(path), os.O_PATH | os.O_DIRECTORY)
+    try:
+        use(f"/proc/self/fd/{directory}/{os.path.basename(path)}")
+    finally:
+        os.close(directory)

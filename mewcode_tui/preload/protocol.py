@@ -6,14 +6,18 @@ The client imports this on every start, so it uses built-in modules only: the
 name carries the key, which covers ``sys.version``.
 
 Request (client → server): a 4-byte big-endian length, then that many bytes of
-``marshal`` data, ``{"version", "key", "argv", "cwd", "env", "pid"}``, with the caller's
+``marshal`` data, ``{"version", "key", "argv", "cwd", "env", "pid", "process"}``, with the caller's
 stdin, stdout and stderr attached to the first byte as SCM_RIGHTS descriptors.
 The server reads it only from a peer with its own uid (SO_PEERCRED), and checks
 every field's type before using it.
 
-Replies (server → client), one ASCII line each: ``pid N`` once the child runs,
-``stopped`` whenever it stops (Ctrl+Z), last ``exit CODE``; ``error TEXT`` instead
-of ``pid`` when the server will not run the command.
+Then two steps, so that a command runs at most once: the server answers ``ready``
+(one ASCII line) and the client says ``go`` (GO_LINE); only then does the server
+fork the command. A client that gave up waiting for ``ready`` has closed the
+connection and runs the command itself; the server then sees no ``go``.
+Replies after ``go``, one line each: ``pid N`` once the child runs, ``stopped``
+whenever it stops (Ctrl+Z), last ``exit CODE``; ``error TEXT`` instead of ``ready``
+when the server will not run the command.
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ import _socket
 import marshal
 import sys
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
+GO_LINE = b"go\n"
 MAX_REQUEST_BYTES = 4 * 1024 * 1024
 MAX_STATUS_BYTES = 64 * 1024
 STDIO_FDS = (0, 1, 2)
@@ -89,6 +94,7 @@ def _checked_header(body: bytes) -> dict:
         and isinstance(env, dict)
         and all(isinstance(k, str) and isinstance(v, str) for k, v in env.items())
         and isinstance(header.get("pid"), int)
+        and isinstance(header.get("process"), dict)
     ):
         raise ProtocolError("request fields of the wrong type")
     return header
@@ -124,8 +130,8 @@ class StatusReader:
                 return {name: int(value)}
             except ValueError:
                 raise ProtocolError(f"unreadable status line: {line[:80]!r}") from None
-        if name == "stopped" and not value:
-            return {"stopped": True}
+        if name in ("ready", "stopped") and not value:
+            return {name: True}
         if name == "error":
             return {"error": value}
         raise ProtocolError(f"unknown status line: {line[:80]!r}")

@@ -22,8 +22,9 @@ import threading
 import time
 from pathlib import Path
 
+from mewcode_tui.preload.confinement import confinement, same_confinement
 from mewcode_tui.preload.key import server_key
-from mewcode_tui.preload.location import run_dir
+from mewcode_tui.preload.location import run_dir, use_socket_path
 
 log = logging.getLogger("mewcode.preload")
 IDLE_SECONDS = 30 * 60
@@ -68,10 +69,11 @@ WARM_PACKAGES = ("agent_core.tools", "agent_core.skills", "agent_core.memory", "
                  "agent_core.sandbox")  # fmt: skip
 
 
-def peer_uid(conn: socket.socket) -> int:
-    """The connecting process's uid (SO_PEERCRED: pid, uid, gid)."""
+def peer_credentials(conn: socket.socket) -> tuple[int, int]:
+    """The connecting process's (pid, uid) (SO_PEERCRED: pid, uid, gid)."""
     creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-    return struct.unpack("3i", creds)[1]
+    pid, uid, _gid = struct.unpack("3i", creds)
+    return pid, uid
 
 
 def peer_allowed(uid: int) -> bool:
@@ -115,7 +117,7 @@ def remove_dead_sockets(directory: Path, keep: Path) -> None:
             continue
         probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            probe.connect(str(path))
+            use_socket_path(str(path), probe.connect)
         except ConnectionRefusedError:
             path.unlink(missing_ok=True)
         except OSError:
@@ -130,7 +132,7 @@ def listen(path: Path) -> socket.socket:
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     old_umask = os.umask(0o177)
     try:
-        sock.bind(str(path))
+        use_socket_path(str(path), sock.bind)
     finally:
         os.umask(old_umask)
     sock.listen(64)
@@ -149,6 +151,7 @@ def serve(sock: socket.socket, key: str, idle_seconds: float, lock: int) -> None
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # waiters are reaped by the kernel
     # SIGTERM/SIGINT only wake the loop: an exception raised from a handler can land in
     # logging's fork hook, where Python ignores it and the server would live on.
+    ours = confinement()
     stop_r, stop_w = os.pipe()
     os.set_blocking(stop_w, False)
     signal.set_wakeup_fd(stop_w)
@@ -164,9 +167,13 @@ def serve(sock: socket.socket, key: str, idle_seconds: float, lock: int) -> None
             log.info("preload: idle for %ds, exiting", idle_seconds)
             return
         conn, _ = sock.accept()
-        uid = peer_uid(conn)
+        pid, uid = peer_credentials(conn)
         if not peer_allowed(uid):
             log.warning("preload: refused a peer with uid %d", uid)
+            conn.close()
+            continue
+        if not same_confinement(pid, ours):
+            log.warning("preload: refused pid %d: in another sandbox or namespace", pid)
             conn.close()
             continue
         # fork() copies only this thread: a lock held by another would stay held forever.

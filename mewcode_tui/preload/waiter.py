@@ -14,7 +14,13 @@ import select
 import signal
 import socket
 
-from mewcode_tui.preload.protocol import NoRequest, ProtocolError, recv_request, send_status
+from mewcode_tui.preload.protocol import (
+    GO_LINE,
+    NoRequest,
+    ProtocolError,
+    recv_request,
+    send_status,
+)
 
 log = logging.getLogger("mewcode.preload")
 # After the client vanished, how long the child gets to clean up after SIGHUP.
@@ -34,8 +40,13 @@ def serve_one(conn: socket.socket, key: str) -> int:
         log.info("preload: bad request: %s", exc)
         return 1
     if header.get("key") != key or len(fds) != 3:
-        send_status(conn, error="this server serves other code")
+        _send_quietly(conn, error="this server serves other code")
+        _close_all(fds)
         return 1
+    if not _client_says_go(conn):  # it gave up waiting (and runs it itself), or died
+        _close_all(fds)
+        log.info("preload: the client left before the command started")
+        return 0
     pid = os.fork()
     if pid == 0:
         conn.close()
@@ -54,8 +65,9 @@ def _report(conn: socket.socket, pid: int) -> int:
     signal.set_wakeup_fd(wake_w)
     signal.signal(signal.SIGCHLD, lambda *_: None)
     conn.settimeout(None)
-    client_gone = False
-    send_status(conn, pid=pid)
+    client_gone = not _send_quietly(conn, pid=pid)
+    if client_gone:  # killed between "go" and its pid: nobody would ever hang the child up
+        _hang_up(pid)
     while True:
         watched: list[socket.socket | int] = [wake_r] if client_gone else [conn, wake_r]
         ready, _, _ = select.select(watched, [], [])
@@ -87,11 +99,36 @@ def _recv_or_eof(conn: socket.socket) -> bool:
         return False
 
 
-def _send_quietly(conn: socket.socket, **fields: object) -> None:
+def _send_quietly(conn: socket.socket, **fields: object) -> bool:
     try:
         send_status(conn, **fields)
     except OSError:
-        pass
+        return False
+    return True
+
+
+def _client_says_go(conn: socket.socket) -> bool:
+    """Tell the client we are ready; True once it answers ``go`` (within the timeout)."""
+    if not _send_quietly(conn, ready=True):
+        return False
+    answer = b""
+    try:
+        while len(answer) < len(GO_LINE):
+            chunk = conn.recv(len(GO_LINE) - len(answer))
+            if not chunk:
+                return False
+            answer += chunk
+    except OSError:
+        return False
+    return answer == GO_LINE
+
+
+def _close_all(fds: list[int]) -> None:
+    for fd in fds:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
 
 
 def _hang_up(pid: int) -> None:

@@ -209,6 +209,7 @@ def test_a_peer_with_another_uid_is_refused(preload, mewcode_home, project, tmp_
                 "cwd": "/",
                 "env": {"PATH": "/usr/bin", "WITNESS": str(witness)},
                 "pid": os.getpid(),
+                "process": {},
             }
             try:
                 send_request(sock, header, (0, 1, 2))
@@ -269,12 +270,14 @@ def test_client_imports_only_built_in_modules():
         "mewcode_tui",
         "mewcode_tui.entry",
         "mewcode_tui.preload",
+        "mewcode_tui.preload.caller_process",
         "mewcode_tui.preload.client",
+        "mewcode_tui.preload.confinement",
         "mewcode_tui.preload.key",
         "mewcode_tui.preload.location",
         "mewcode_tui.preload.protocol",
     }, ours
-    assert added - ours <= {"__future__", "_socket", "_sha2", "_sha256"}, added - ours
+    assert added - ours <= {"__future__", "_socket", "_sha2", "_sha256", "resource"}, added - ours
 
 
 def test_a_long_command_does_not_keep_the_next_server_from_starting(project, mewcode_home):
