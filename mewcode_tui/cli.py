@@ -163,6 +163,21 @@ def main(argv: list[str] | None = None) -> int:
         return fail(str(exc))
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # `mewcode -p ... | head`: the reader has what it wanted. Quiet, like a finished run
+        # (and no second error when the interpreter flushes stdout on its way out).
+        _stdout_to_devnull()
+        return 0
+
+
+def _stdout_to_devnull() -> None:
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    finally:
+        os.close(devnull)
 
 
 def _setup(args: argparse.Namespace):

@@ -227,8 +227,6 @@ def test_non_utf8_locales_print_the_same_bytes(env, fake_llm, project, tmp_path)
     assert (warm.returncode, warm.stdout, warm.stderr) == (0, cold.stdout, cold.stderr)
 
 
-@confirmed("`mewcode -p ... | head`: a cold run exits 0 quietly; the warm child exits 1 and "
-           "prints a BrokenPipeError traceback on the user's stderr")  # fmt: skip
 def test_a_reader_that_stops_early_gets_the_same_exit(shared, fake_llm, project):
     env = {**os.environ, **fake_llm.env("anthropic"), "MEWCODE_HOME": str(shared.home)}
     env[IDLE_ENV] = "0.5"  # a server the entry starts (after an edit of the code) ends soon
