@@ -28,6 +28,7 @@ def test_session_policy_paths(tmp_path: Path) -> None:
     assert f"{project}/.mewcode" in policy.read_only
     assert f"{home}/.ssh" in policy.hidden
     assert f"{mew}/credentials.yaml" in policy.hidden
+    assert f"{mew}/run" in policy.hidden  # the warm-start server would run mewcode outside
     assert policy.network is False
 
 
