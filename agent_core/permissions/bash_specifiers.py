@@ -30,8 +30,9 @@ def command_text(words: tuple[Word, ...] | list[Word]) -> str:
     return " ".join(shell_word(w.text) for w in words)
 
 
-@functools.lru_cache(maxsize=1024)
-def _bash_pattern(spec: str) -> re.Pattern[str]:
+def _normalized_specifier(spec: str) -> str:
+    """A Bash specifier in the form command texts are compared in: ``git:*`` is ``git *``,
+    words re-quoted as ``command_text`` quotes them, a safe word's ``*`` kept as a wildcard."""
     text = spec.strip()
     if text.endswith(":*"):
         text = text[:-2].rstrip() + " *"
@@ -39,7 +40,12 @@ def _bash_pattern(spec: str) -> re.Pattern[str]:
         tokens = shlex.split(text)
     except ValueError:
         tokens = text.split()
-    normalized = " ".join(t if "*" in t and _SHELL_SAFE.match(t) else shell_word(t) for t in tokens)
+    return " ".join(t if "*" in t and _SHELL_SAFE.match(t) else shell_word(t) for t in tokens)
+
+
+@functools.lru_cache(maxsize=1024)
+def _bash_pattern(spec: str) -> re.Pattern[str]:
+    normalized = _normalized_specifier(spec)
     tail = ""
     if normalized.endswith(" *"):
         normalized, tail = normalized[:-2], "(?: .*)?"
@@ -114,14 +120,7 @@ def _template(words: list[Word]) -> _Template:
 @functools.lru_cache(maxsize=1024)
 def _pattern_templates(spec: str) -> tuple[_Template, ...]:
     """A Bash specifier as templates: ``*`` is any text; a trailing `` *`` is optional."""
-    text = spec.strip()
-    if text.endswith(":*"):
-        text = text[:-2].rstrip() + " *"
-    try:
-        tokens = shlex.split(text)
-    except ValueError:
-        tokens = text.split()
-    normalized = " ".join(t if "*" in t and _SHELL_SAFE.match(t) else shell_word(t) for t in tokens)
+    normalized = _normalized_specifier(spec)
     variants = [normalized]
     if normalized.endswith(" *"):
         variants = [normalized[:-2], normalized]
