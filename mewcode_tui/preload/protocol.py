@@ -73,8 +73,7 @@ def recv_request(sock: _socket.socket) -> tuple[dict, list[int]]:
             body += chunk
         return _checked_header(body), fds
     except BaseException:
-        for fd in fds:
-            _close_quietly(fd)
+        close_descriptors(fds)
         raise
 
 
@@ -137,10 +136,12 @@ class StatusReader:
         raise ProtocolError(f"unknown status line: {line[:80]!r}")
 
 
-def _close_quietly(fd: int) -> None:
+def close_descriptors(fds: list[int]) -> None:
+    """Close the descriptors a request brought, whatever state they are in."""
     import os
 
-    try:
-        os.close(fd)
-    except OSError:
-        pass
+    for fd in fds:
+        try:
+            os.close(fd)
+        except OSError:
+            pass

@@ -18,6 +18,7 @@ from mewcode_tui.preload.protocol import (
     GO_LINE,
     NoRequest,
     ProtocolError,
+    close_descriptors,
     recv_request,
     send_status,
 )
@@ -41,10 +42,10 @@ def serve_one(conn: socket.socket, key: str) -> int:
         return 1
     if header.get("key") != key or len(fds) != 3:
         _send_quietly(conn, error="this server serves other code")
-        _close_all(fds)
+        close_descriptors(fds)
         return 1
     if not _client_says_go(conn):  # it gave up waiting (and runs it itself), or died
-        _close_all(fds)
+        close_descriptors(fds)
         log.info("preload: the client left before the command started")
         return 0
     pid = os.fork()
@@ -53,8 +54,7 @@ def serve_one(conn: socket.socket, key: str) -> int:
         from mewcode_tui.preload.child import run_as_caller
 
         os._exit(run_as_caller(header, fds) & 0xFF)
-    for fd in fds:
-        os.close(fd)
+    close_descriptors(fds)  # the child has them now
     log.info("preload: started pid %d", pid)
     return _report(conn, pid)
 
@@ -121,14 +121,6 @@ def _client_says_go(conn: socket.socket) -> bool:
     except OSError:
         return False
     return answer == GO_LINE
-
-
-def _close_all(fds: list[int]) -> None:
-    for fd in fds:
-        try:
-            os.close(fd)
-        except OSError:
-            pass
 
 
 def _hang_up(pid: int) -> None:
