@@ -18,6 +18,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 import uuid
 from pathlib import Path
@@ -661,3 +662,49 @@ def test_classic_tricks_hold(
     assert text.count("refused") == 10, text  # every probe ran
     assert (outside / "target").read_text() == "orig"
     assert not (tmp_path / "outside" / "dd").exists()
+
+
+_ASK_THE_PRELOAD_SERVER = """
+import os, sys
+from mewcode_tui.preload.protocol import PROTOCOL_VERSION, StatusReader, send_request
+import _socket
+path, key = sys.argv[1], sys.argv[2]
+sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+sock.settimeout(10)
+try:
+    sock.connect(path)
+    header = {"version": PROTOCOL_VERSION, "key": key, "argv": ["-p", " "], "cwd": os.getcwd(),
+              "env": dict(os.environ), "pid": os.getpid(), "process": {}}
+    send_request(sock, header, (0, 1, 2))
+    answer = StatusReader(sock).read()
+except OSError as exc:
+    answer = exc
+print("SERVER-ANSWERED" if isinstance(answer, dict) and "ready" in answer else f"refused: {answer}")
+"""
+
+
+def test_preload_server_outside_is_unreachable(
+    backend, own_tmp, fake_llm, project, mewcode_home, monkeypatch, capsys
+) -> None:
+    """The warm-start server runs `mewcode` outside any sandbox: a command that finds its
+    socket (here given its exact path and key) must not get a command started. bwrap hides
+    MEWCODE_HOME/run; under Landlock the socket is reachable and the server refuses a peer
+    with no_new_privs (the witness: a `ready`, which means it would fork the command)."""
+    from tests.helpers.preload import PreloadServer
+
+    server = PreloadServer(mewcode_home).start()
+    try:
+        (sock,) = (mewcode_home / "run").glob("preload-*.sock")
+        key = sock.stem.removeprefix("preload-")
+        script = project / "ask_server.py"
+        script.write_text(_ASK_THE_PRELOAD_SERVER)
+        root = Path(__file__).resolve().parents[2]
+        command = f"PYTHONPATH={root} {sys.executable} {script} {sock} {key}"
+        fake_llm.script(bash_calls(command))
+        result = run_bypass(fake_llm, project, monkeypatch, capsys)
+        said = json.dumps(fake_llm.requests[-1].body)
+        assert "SERVER-ANSWERED" not in said and "refused" in said, said[-2000:]
+        assert "started pid" not in server.log_text()
+        assert result
+    finally:
+        server.stop()
