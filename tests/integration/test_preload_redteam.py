@@ -413,7 +413,9 @@ def test_silent_and_malformed_peers_do_not_stop_the_server(shared, project, clie
         peer.close()
     assert proc.returncode == 2 and b"no prompt" in proc.stderr
     wait_for(lambda: shared.runs() == runs + 1)
-    assert len(os.listdir(f"/proc/{server_pid(shared)}/fd")) == fds_before
+    # No descriptor leaked. The server holds each connection for a moment (accept, fork,
+    # close), so the count is waited for, not read once: a one-off read flaked in a full run.
+    wait_for(lambda: len(os.listdir(f"/proc/{server_pid(shared)}/fd")) <= fds_before)
 
 
 # --- 3. The socket directory ------------------------------------------------------------
