@@ -104,6 +104,11 @@ def test_a_setuptools_without_the_compat_mode_gets_the_default_editable_install(
     ]
 
 
+def stamp_at(path: Path, when: int) -> None:
+    path.touch()
+    os.utime(path, (when, when))
+
+
 def dry_run(folder: Path, target: str) -> str:
     return subprocess.run(
         ["make", "-n", target], cwd=folder, capture_output=True, text=True, check=True
@@ -122,15 +127,17 @@ def test_make_run_installs_the_runtime_and_make_test_adds_the_test_extras(tmp_pa
     first = dry_run(tmp_path, "run")
     assert install_run in first and install_test not in first
     (tmp_path / ".venv").mkdir()
-    (tmp_path / ".venv/.installed-run").touch()  # what that install leaves
+    stamp_at(tmp_path / ".venv/.installed-run", 2000)  # what that install leaves
     assert "venv_install" not in dry_run(tmp_path, "run")  # no reinstall on every run
     assert install_test in dry_run(tmp_path, "lint")  # switching to test adds the extras
-    (tmp_path / ".venv/.installed-test").touch()
+    stamp_at(tmp_path / ".venv/.installed-test", 2000)
     assert "venv_install" not in dry_run(tmp_path, "lint") + dry_run(tmp_path, "run")
-    os.utime(tmp_path / "pyproject.toml")  # a changed pyproject installs again
+    # a changed pyproject installs again (explicit times: a file's mtime has the
+    # kernel's coarse tick, so a stamp and a utime() can land in the same tick)
+    os.utime(tmp_path / "pyproject.toml", (3000, 3000))
     assert install_run in dry_run(tmp_path, "run") and install_test in dry_run(tmp_path, "lint")
     for stamp in (".installed-run", ".installed-test"):
-        os.utime(tmp_path / ".venv" / stamp)
+        stamp_at(tmp_path / ".venv" / stamp, 4000)
     assert "venv_install" not in dry_run(tmp_path, "lint")
     os.utime(tmp_path / "scripts/venv_install.py", (2**31, 2**31))  # so does a changed installer
     assert install_test in dry_run(tmp_path, "lint")
