@@ -18,7 +18,8 @@ from textual.driver import Driver
 from textual.screen import Screen
 
 from mewcode_tui import css_parse_cache
-from mewcode_tui.screens.main import MainScreen, RuntimeOpener
+from mewcode_tui.screens.main import MainScreen
+from mewcode_tui.screens.session_opening import RuntimeOpener
 from mewcode_tui.session_start import TuiOptions
 
 _HERE = Path(__file__).parent

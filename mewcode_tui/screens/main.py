@@ -1,19 +1,17 @@
 """The main screen: chat pane, completion menu, prompt and status bar; drives turns.
 
-Each turn runs in a worker (see turn_runner.py) that hands the runtime's
-events to the presenter one at a time.
+Opening the session is its base class's job (session_opening.py). Each turn
+runs in a worker (see turn_runner.py) that hands the runtime's events to the
+presenter one at a time.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import gc
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import ComposeResult
@@ -23,14 +21,8 @@ from textual.widgets import Footer
 
 from agent_core.errors import MewCodeError
 from agent_core.modes import MODE_CYCLE
-from mewcode_tui.session_start import (
-    TuiOptions,
-    build_provider,
-    choose_session,
-    open_runtime,
-    options_after_setup,
-)
-from mewcode_tui.transcript import NoticeEntry, Transcript, UserEntry, transcript_from_history
+from mewcode_tui.screens.session_opening import RuntimeOpener, SessionOpeningScreen
+from mewcode_tui.transcript import Transcript, UserEntry
 from mewcode_tui.widgets.chat_log import ChatLog
 from mewcode_tui.widgets.completion_menu import CompletionMenu
 from mewcode_tui.widgets.prompt_input import PromptInput
@@ -39,13 +31,12 @@ from mewcode_tui.widgets.tool_call_view import ToolCallLine
 from mewcode_tui.widgets.working_indicator import WorkingIndicator
 
 if TYPE_CHECKING:
-    from agent_core.agent.session_api import AgentSession
     from agent_core.events import ApprovalRequested
     from agent_core.llm.base import Provider
     from mewcode_tui.commands.registry import CommandRegistry
     from mewcode_tui.completion import Candidate, CompletionQuery, FileIndex
     from mewcode_tui.presenter import TurnPresenter
-    from mewcode_tui.screens.setup import SetupChoice
+    from mewcode_tui.session_start import TuiOptions
 
 # The channel, events, presenter and completion modules are imported when first
 # needed: none of them is needed for the first frame (SPEC §22).
@@ -54,10 +45,8 @@ log = logging.getLogger("mewcode.tui")
 
 QUIT_WINDOW = 2.0  # seconds within which a second Ctrl+C on an idle, empty prompt quits
 
-RuntimeOpener = Callable[[TuiOptions, "Provider"], Awaitable["AgentSession"]]
 
-
-class MainScreen(Screen):
+class MainScreen(SessionOpeningScreen):
     """The conversation."""
 
     BINDINGS = [
@@ -92,29 +81,15 @@ class MainScreen(Screen):
         opener: RuntimeOpener | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        super().__init__()
-        self.options = options
-        self.paths = options.paths
-        self.settings = options.settings
-        self.provider = provider
-        self.opener = opener or self._open_runtime
+        super().__init__(options, provider=provider, opener=opener)
         self.clock = clock
-        self.runtime: AgentSession | None = None
-        self.mode = options.mode
         self.transcript = Transcript()
-        self._registry: CommandRegistry | None = None
-        self._files: FileIndex | None = None
         self._presenter: TurnPresenter | None = None
         self.pending: list[str] = []  # prompts waiting for the runtime or the running turn
         self.turn_active = False  # a turn, or a command run by run_exclusive, holds the session
         self._turn_task: asyncio.Task | None = None
         self._turn_started: float | None = None
-        self._env: dict[str, str] | None = None  # the environment with a key from setup
         self._quit_armed_at: float | None = None  # when Ctrl+C last asked "again to quit"
-
-    async def _open_runtime(self, options: TuiOptions, provider: Provider) -> AgentSession:
-        # The environment carries a key typed in the setup screen (for /model too).
-        return await open_runtime(options, provider, self._env)
 
     @property
     def presenter(self) -> TurnPresenter:
@@ -143,15 +118,6 @@ class MainScreen(Screen):
         if self._registry is None:
             self._registry = self.load_commands()
         return self._registry
-
-    def load_commands(self) -> CommandRegistry:
-        """Built-in, custom and skill commands as on disk now; the status bar counts skills."""
-        from mewcode_tui.commands import build_registry
-        from mewcode_tui.commands.skills import skill_commands
-
-        skills = skill_commands(self.paths)
-        self.status.skills = len(skills)
-        return build_registry(self.paths, skills)
 
     def compose(self) -> ComposeResult:
         menu = CompletionMenu(id="completion")
@@ -185,155 +151,7 @@ class MainScreen(Screen):
         await self.mount(Footer(compact=True))
         self.refresh_bindings()  # a late footer missed the first bindings update
 
-    def begin(self) -> None:
-        """Ask whether to trust an untrusted project, then for a provider on first run; start."""
-        if self.options.ask_trust:
-            from mewcode_tui.screens.trust import trust_screen
-
-            self.status.phase = "trust"
-            self.app.push_screen(trust_screen(self.paths, self.options.settings), self._trusted)
-        elif self.provider is None and self.options.needs_setup:
-            from mewcode_tui.screens.setup import SetupScreen
-
-            self.status.phase = "setup"
-            self.app.push_screen(SetupScreen(), self._setup_chosen)
-        else:
-            self.start_session()
-
-    def _trusted(self, answer: str | None) -> None:
-        from mewcode_tui.session_start import trust_project
-
-        if answer == "quit":
-            self.app.exit(0)
-            return
-        if answer == "trust":
-            self.options, notes = trust_project(self.options, self._env)
-            for note in notes:
-                self.say(note, "warning")
-        else:
-            self.options = replace(self.options, ask_trust=False)
-            self.say("Not trusted: this folder's settings only make things stricter this time.")
-        self.settings = self.options.settings
-        self.mode = self.status.mode = self.options.mode
-        self.status.model = self.options.model or ""
-        self.begin()
-
-    def _setup_chosen(self, choice: SetupChoice | None) -> None:
-        from mewcode_tui.screens.setup import apply_setup
-
-        if choice is None:
-            self.app.exit(1)
-            return
-        try:
-            apply_setup(choice, self.paths)
-        except (OSError, MewCodeError) as exc:
-            self.say(f"Your choice was not saved: {exc}", "warning")
-        self.options, self._env = options_after_setup(self.options, choice)
-        # The demo runs in a scratch copy: everything tied to the folder follows it.
-        self.paths, self.settings = self.options.paths, self.options.settings
-        self.status.cwd = short_path(self.options.cwd)
-        self._files, self._registry = None, None
-        if choice.api_key:
-            self.say(
-                f"Saved provider {choice.provider} in {self.paths.user_settings}; the key is in "
-                "credentials.yaml. You can also export it in your shell profile instead."
-            )
-        self.start_session()
-
-    # --- starting the session ----------------------------------------------
-
-    @work(group="start", exclusive=True)
-    async def start_session(self) -> None:
-        """Create the provider (SDK import in a thread) and open the runtime."""
-        try:
-            if self.options.resume_id == "":  # `--resume` without an id: ask which
-                self.options = await choose_session(self)
-            provider = self.provider
-            if provider is None:
-                provider = await asyncio.to_thread(build_provider, self.options, self._env)
-            self.provider = provider
-            self.warm_provider()  # the HTTP client is built while the session opens
-            views_ready = self.warm_views()
-            runtime = await self.opener(self.options, provider)
-            with contextlib.suppress(Exception):  # a failure is logged by the worker
-                await views_ready.wait()
-        except MewCodeError as exc:
-            self.status.phase = "no session"
-            self.say(f"Cannot start: {exc}", "error")
-            return
-        except Exception as exc:  # one line for the user, the traceback for the log
-            log.exception("session start failed")
-            self.status.phase = "no session"
-            self.say(f"Cannot start: {type(exc).__name__}: {exc}", "error")
-            return
-        self.runtime = runtime
-        if refusal := runtime.mode_refusal(self.mode):  # chosen before the session opened
-            self.say(f"Mode default: {refusal}", "error")
-            self.mode = self.status.mode = "default"
-        runtime.set_mode(self.mode)
-        runtime.watch_mcp(self.mcp_changed)  # servers connect after the first frame
-        self.status.phase = "idle"
-        self.refresh_status()
-        self._registry = self.load_commands()  # after the first frame: skills are read from disk
-        runtime.start_mcp()  # after the first frame: servers connect in the background
-        if runtime.history:
-            restored = transcript_from_history(runtime.history, runtime.saved_views)
-            self.transcript.prepend(restored)
-            await self.chat.reload()
-            self.say(f"Resumed session {runtime.session_id} ({len(runtime.history)} messages).")
-        else:
-            self.say(
-                f"MewCode · {runtime.provider.name} {runtime.provider.model} · "
-                f"{short_path(self.options.cwd)} — /help for commands, @ to mention files."
-            )
-        for problem in [*runtime.settings_problems, *runtime.load_warnings]:
-            self.say(problem, "warning")
-        if len(runtime.history) > 500:
-            # A big resumed history lives until exit: keep it out of the
-            # collector's full passes, whose pauses grow with it.
-            gc.collect()
-            gc.freeze()
-        self._next_turn()
-
-    @work(group="warm")
-    async def warm_provider(self) -> None:
-        """Build the provider's client ahead of the first turn (it costs tens of ms)."""
-        from agent_core.llm.base import Warmable
-
-        if isinstance(self.provider, Warmable):
-            try:
-                await self.provider.warm()
-            except Exception:  # the first request reports the problem to the user
-                log.warning("warming the provider failed", exc_info=True)
-
-    @work(group="warm")
-    async def warm_views(self) -> None:
-        """Load and style the answer views ahead of the first answer."""
-        from mewcode_tui.warmup import warm_answer_views
-
-        try:
-            await warm_answer_views(self, self.chat.answer_width)
-        except Exception:  # only a head start: the first answer does the work instead
-            log.warning("warming the answer views failed", exc_info=True)
-
-    def refresh_status(self) -> None:
-        if self.runtime is not None:
-            self.status.show_runtime(self.runtime)
-
-    def mcp_changed(self) -> None:
-        """A server's state changed: the status bar and an open /mcp list show it."""
-        self.refresh_status()
-        from mewcode_tui.screens.mcp_servers import McpServersScreen
-
-        if isinstance(self.app.screen, McpServersScreen):
-            self.app.screen.show_servers()
-
     # --- the host API for commands and the presenter -------------------------
-
-    def say(self, text: str, level: Literal["info", "warning", "error"] = "info") -> None:
-        """Show a notice in the chat pane."""
-        entry = self.transcript.add(NoticeEntry(level, text))
-        self.run_worker(self.chat.append(entry), group="notice")
 
     async def send_prompt(self, prompt: str, shown: str | None = None) -> None:
         """Start a turn now, or queue it until the session is free."""

@@ -15,13 +15,13 @@ PROBE = textwrap.dedent(
     from pathlib import Path
     from agent_core.config.paths import MewcodePaths
     from agent_core.config.settings import Settings
-    import mewcode_tui.screens.main as main_module
+    import mewcode_tui.screens.session_opening as opening_module
     from mewcode_tui.app import MewCodeApp
     from mewcode_tui.session_start import TuiOptions
 
     report = {}
     ready = threading.Event()
-    original_build = main_module.build_provider
+    original_build = opening_module.build_provider
     SDKS = ("anthropic", "openai", "mcp")
 
     def loaded():
@@ -36,7 +36,7 @@ PROBE = textwrap.dedent(
         app.call_from_thread(app.exit)
         return provider
 
-    main_module.build_provider = build_after_paint
+    opening_module.build_provider = build_after_paint
 
     class Probe(MewCodeApp):
         def on_ready(self):
