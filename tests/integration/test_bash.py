@@ -28,7 +28,7 @@ def alive(pid: int) -> bool:
     return stat.rsplit(") ", 1)[1][0] not in "ZX"
 
 
-async def gone(pid: int, within: float = 2.0) -> bool:
+async def gone(pid: int, within: float = 15.0) -> bool:
     deadline = time.monotonic() + within
     while alive(pid):
         if time.monotonic() > deadline:

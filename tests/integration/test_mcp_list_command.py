@@ -94,7 +94,7 @@ def test_lists_each_server_with_its_state_tools_and_error(project, mewcode_home,
     assert "run mewcode in this project and trust it, or --trust-project" in out
     # Every server was stopped before the command returned.
     pid = int(pid_file.read_text())
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 15
     while not gone(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert gone(pid)

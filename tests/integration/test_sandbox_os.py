@@ -114,7 +114,7 @@ def processes_with(mark: str) -> list[int]:
     return found
 
 
-async def wait_gone(mark: str, within: float = 5.0) -> list[int]:
+async def wait_gone(mark: str, within: float = 15.0) -> list[int]:
     """Poll until no process carries mark, or the deadline passes; the survivors."""
     deadline = time.monotonic() + within
     while (left := processes_with(mark)) and time.monotonic() < deadline:
@@ -122,7 +122,7 @@ async def wait_gone(mark: str, within: float = 5.0) -> list[int]:
     return left
 
 
-async def wait_running(mark: str, within: float = 5.0) -> list[int]:
+async def wait_running(mark: str, within: float = 15.0) -> list[int]:
     deadline = time.monotonic() + within
     while not (found := processes_with(mark)) and time.monotonic() < deadline:
         await asyncio.sleep(0.02)

@@ -105,7 +105,7 @@ async def test_escape_cancels_a_running_turn(make_app, project):
         await pilot.press(*"go", "enter")
         await wait_until(pilot, lambda: runtime.running)
         await pilot.press("escape")
-        await wait_until(pilot, lambda: not screen.turn_active, timeout=2)
+        await wait_until(pilot, lambda: not screen.turn_active, timeout=15)
         notices = [getattr(e, "text", "") for e in screen.transcript.entries]
         assert "Turn cancelled." in notices
         assert screen.status.phase == "idle"

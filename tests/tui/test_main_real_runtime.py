@@ -89,7 +89,7 @@ async def test_escape_cancels_a_real_turn_and_history_stays_usable(options):
             ),
         )
         await pilot.press("escape")
-        await wait_until(pilot, lambda: not screen.turn_active, timeout=3)
+        await wait_until(pilot, lambda: not screen.turn_active, timeout=15)
         assert "Turn cancelled." in [getattr(e, "text", "") for e in screen.transcript.entries]
         await pilot.press(*"again", "enter")
         await wait_until(pilot, lambda: len(provider.requests) == 2 and not screen.turn_active)
