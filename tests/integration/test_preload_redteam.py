@@ -348,10 +348,11 @@ def test_a_client_gone_before_the_pid_line_leaves_nothing_running(shared, projec
 
 def test_a_slow_server_never_runs_a_command_twice(fake_llm, tmp_path, mewcode_home):
     server = PreloadServer(mewcode_home).start()
-    witness = tmp_path / "ran"
-    step = {
-        "tool_calls": [{"id": "b", "name": "Bash", "input": {"command": f"echo x >> {witness}"}}]
-    }
+    witness, gave_up = tmp_path / "ran", tmp_path / "gave-up"
+    # The command waits for the test: the client is alive, running it itself, when the
+    # server wakes up and finds the client's queued request.
+    command = f"echo x >> {witness}; while [ ! -e {gave_up} ]; do sleep 0.05; done"
+    step = {"tool_calls": [{"id": "b", "name": "Bash", "input": {"command": command}}]}
     fake_llm.script([step, {"text": "one"}, step, {"text": "two"}])
     # The real entry, with the handshake timeout cut from 10 s to 1 s for the test.
     quick = [sys.executable, "-c", "import sys, mewcode_tui.preload.client as c; "
@@ -360,17 +361,25 @@ def test_a_slow_server_never_runs_a_command_twice(fake_llm, tmp_path, mewcode_ho
     try:
         os.kill(server_pid(server), signal.SIGSTOP)
         with out.open("wb") as sink:  # not a pipe: the queued request holds its write end
-            proc = subprocess.run(
+            proc = subprocess.Popen(
                 [*quick, "-p", "go", "--permission-mode", "bypassPermissions"],
                 env={**os.environ, **fake_llm.env("anthropic"), IDLE_ENV: "0.5"},
-                cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=sink, stderr=sink, timeout=60,
+                cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=sink, stderr=sink,
             )  # fmt: skip
-        assert proc.returncode == 0 and witness.read_text() == "x\n", out.read_text()
+        assert eventually(witness.exists, 60), out.read_text()  # it gave up and runs it itself
         os.kill(server_pid(server), signal.SIGCONT)
-        # A fixed server may never start it; a broken one does at once and ends in ~0.5 s.
-        if eventually(lambda: "started pid" in server.log_text(), 10):
+        # A fixed server finds the client gone from the handshake; a broken one starts the
+        # command a second time.
+        handled = ("started pid", "the client left before")
+        assert eventually(lambda: any(line in server.log_text() for line in handled), 20), (
+            server.log_text()
+        )
+        if "started pid" in server.log_text():
             eventually(lambda: witness.read_text().count("x") > 1, 20)
+        gave_up.touch()
+        assert proc.wait(timeout=60) == 0, out.read_text()
     finally:
+        gave_up.touch()
         os.kill(server_pid(server), signal.SIGCONT)
         server.stop()
     assert witness.read_text() == "x\n", "the command ran a second time"
