@@ -1,9 +1,10 @@
 """One run through the preload server: a forked waiter that forks the child and reports on it.
 
 The waiter holds the client's connection for the child's whole life: it tells the
-client the child's pid, that it stopped (Ctrl+Z) and how it exited, and if the
-client goes away (killed, terminal closed) it hangs the child up so the UI
-restores the terminal and the commands it started die with it.
+client the child's pid, that it stopped (Ctrl+Z) and how it exited, stops the child
+while the client is stopped (stop_follower.py), and if the client goes away
+(killed, terminal closed) it hangs the child up so the UI restores the terminal
+and the commands it started die with it.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from mewcode_tui.preload.protocol import (
     recv_request,
     send_status,
 )
+from mewcode_tui.preload.stop_follower import POLL_SECONDS, StopFollower
 
 log = logging.getLogger("mewcode.preload")
 # After the client vanished, how long the child gets to clean up after SIGHUP.
@@ -56,10 +58,12 @@ def serve_one(conn: socket.socket, key: str) -> int:
         os._exit(run_as_caller(header, fds) & 0xFF)
     close_descriptors(fds)  # the child has them now
     log.info("preload: started pid %d", pid)
-    return _report(conn, pid)
+    client_pid = header.get("pid")
+    follower = StopFollower(client_pid, pid) if isinstance(client_pid, int) else None
+    return _report(conn, pid, follower)
 
 
-def _report(conn: socket.socket, pid: int) -> int:
+def _report(conn: socket.socket, pid: int, follower: StopFollower | None) -> int:
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_w, False)
     signal.set_wakeup_fd(wake_w)
@@ -70,7 +74,10 @@ def _report(conn: socket.socket, pid: int) -> int:
         _hang_up(pid)
     while True:
         watched: list[socket.socket | int] = [wake_r] if client_gone else [conn, wake_r]
-        ready, _, _ = select.select(watched, [], [])
+        following = follower if not client_gone else None
+        ready, _, _ = select.select(watched, [], [], POLL_SECONDS if following else None)
+        if following is not None:
+            following.check()
         if wake_r in ready:
             os.read(wake_r, 512)
         if conn in ready and not client_gone:
@@ -81,7 +88,9 @@ def _report(conn: socket.socket, pid: int) -> int:
         if done == 0:
             continue
         if os.WIFSTOPPED(status):
-            if not client_gone:
+            # A stop that follows the client's own (SIGSTOP) is not news to it: told,
+            # it would stop itself again as soon as it is continued.
+            if not client_gone and not (follower is not None and follower.holding):
                 _send_quietly(conn, stopped=True)
             continue
         code = os.waitstatus_to_exitcode(status)

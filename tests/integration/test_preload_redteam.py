@@ -275,10 +275,11 @@ def test_a_killed_client_takes_its_command_and_tools_with_it(shared, fake_llm, p
     wait_for(lambda: not pids_of(f"^sleep {re.escape(sleep)}$"), timeout=20)
 
 
-@confirmed("SIGSTOP stops only the client: the child goes on working (and would go on "
-           "with tools, edits and requests) while the shell shows the job stopped")  # fmt: skip
 def test_a_stopped_client_stops_its_command(shared, fake_llm, project):
+    """SIGSTOP cannot be caught and forwarded: the server stops the child with its client."""
+    started = shared.log_text().count("started pid")
     proc = _start_sleeping_run(fake_llm, shared.home, project, "1.01917")
+    assert shared.log_text().count("started pid") == started + 1  # warm, not a cold run
     requests = len(fake_llm.requests)
     proc.send_signal(signal.SIGSTOP)
     try:
@@ -287,8 +288,10 @@ def test_a_stopped_client_stops_its_command(shared, fake_llm, project):
         asked_while_stopped = eventually(lambda: len(fake_llm.requests) > requests, 2)
     finally:
         proc.send_signal(signal.SIGCONT)
-        proc.communicate(timeout=30)
+        out, _ = proc.communicate(timeout=30)
     assert not asked_while_stopped
+    # Continued, it finishes as if never stopped (it is not stopped again).
+    assert proc.returncode == 0 and len(fake_llm.requests) > requests, out
 
 
 @pytest.fixture

@@ -1,0 +1,47 @@
+"""A client stopped with SIGSTOP stops its command too, as a cold run would stop whole.
+
+The client forwards Ctrl+Z (SIGTSTP) and `kill -TSTP` to the child, but nobody can
+catch SIGSTOP: without this, `kill -STOP` would stop the client while the child
+went on with tools, edits and requests, and the shell showed the job stopped.
+The waiter reads the client's state in ``/proc/PID/stat`` a few times a second
+and stops and continues the child with it.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+# How often the waiter looks at its client's state while the command runs.
+POLL_SECONDS = 0.1
+
+
+def stopped_by_signal(pid: int) -> bool:
+    """Whether process ``pid`` is stopped by a signal (state T; not a debugger's t)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            text = stat.read()
+        # After "pid (command)" comes the state letter.
+        return text.rsplit(b")", 1)[1].split()[0] == b"T"
+    except (OSError, IndexError):
+        return False
+
+
+class StopFollower:
+    """Stops the child while its client is stopped, and continues it with the client."""
+
+    def __init__(self, client_pid: int, child_pid: int) -> None:
+        self.client_pid = client_pid
+        self.child_pid = child_pid
+        self.holding = False  # the child is stopped because its client is
+
+    def check(self) -> None:
+        """Follow the client's current state (call every POLL_SECONDS)."""
+        client_stopped = stopped_by_signal(self.client_pid)
+        if client_stopped == self.holding:
+            return
+        self.holding = client_stopped
+        try:
+            os.kill(self.child_pid, signal.SIGSTOP if client_stopped else signal.SIGCONT)
+        except ProcessLookupError:
+            pass
