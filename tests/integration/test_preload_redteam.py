@@ -1,8 +1,8 @@
 """Red team of the warm-start preload server (issue 15): a run through it must be the caller's own.
 
-Each ``xfail(strict=True)`` is an attack that worked when it was written: it asserts
-what a cold run does, so it starts failing (XPASS) once the server is fixed and the
-marker can go. The plain tests are attacks that held, kept as regression guards.
+Each test is an attack: most worked when they were written, and each asserts what a
+cold run does. All of them hold now; they stay as regression guards. A new attack
+that works goes in as ``xfail(strict=True, raises=AssertionError)`` until fixed.
 """
 
 from __future__ import annotations
@@ -32,11 +32,6 @@ from tests.helpers.preload import COLD, ENTRY, IDLE_ENV, PreloadServer
 
 SERVER_TZ = "AAA+12"  # UTC-12 for the shared server; callers use UTC+14: always another date
 CALLER_TZ = "BBB-14"
-
-
-def confirmed(reason: str) -> pytest.MarkDecorator:
-    """A confirmed, unfixed attack: the assertion fails until the server is fixed."""
-    return pytest.mark.xfail(strict=True, raises=AssertionError, reason=reason)
 
 
 @pytest.fixture(scope="module")
