@@ -6,6 +6,9 @@ importing widgets on first use; the first answer pays for the Markdown views
 and the Python lexer. Done here, before the server forks, each command gets
 them for free (about 10 ms of the first frame, ~50 ms of the first answer).
 
+Its CSS is also parsed with each bundled theme's variables, so a user who chose
+mewcode-light or high-contrast starts as warm as one on the default theme.
+
 The run touches nothing of the user's: a scratch HOME, MEWCODE_HOME and project,
 a minimal environment, the demo provider, and an opener that never opens a
 session, so no settings, sandbox, tool, MCP server or provider SDK is used.
@@ -65,6 +68,7 @@ def _run(project: Path) -> None:
         for worker in [w for w in screen.workers if w.group == "warm"]:
             with contextlib.suppress(Exception):
                 await worker.wait()
+        _style_with_every_bundled_theme(app)
         app.exit(0)
         await asyncio.Event().wait()  # cancelled by the exit
 
@@ -72,3 +76,17 @@ def _run(project: Path) -> None:
     app.run(headless=True, size=SIZE)
     if app.return_code != 0:
         raise RuntimeError(f"the warm-up run of the UI ended with {app.return_code}")
+
+
+def _style_with_every_bundled_theme(app: Any) -> None:
+    """Parse the CSS seen so far with each bundled theme's variables, then go back."""
+    from mewcode_tui.themes import BUILTIN_THEME_DIR, parse_theme_file
+
+    first = app.theme
+    for file in sorted(BUILTIN_THEME_DIR.glob("*.yaml")):
+        name = parse_theme_file(file).name
+        if name != first and name in app.available_themes:
+            app.theme = name
+            app.refresh_css(animate=False)  # what the theme switch schedules, done now
+    app.theme = first
+    app.refresh_css(animate=False)

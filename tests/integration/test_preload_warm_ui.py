@@ -79,3 +79,54 @@ print(ripgrep._locate_rg.cache_info().currsize, orphans._SWEEPER)
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["0", "None"]
+
+
+FIRST_FRAME_PARSES = """
+import json, sys
+from pathlib import Path
+from mewcode_tui.preload.server import warm_up
+from mewcode_tui import css_parse_cache
+from agent_core.config.paths import MewcodePaths
+from agent_core.config.settings import Settings
+from agent_core.llm.demo_provider import DemoProvider
+from mewcode_tui.app import MewCodeApp
+from mewcode_tui.session_start import TuiOptions
+
+warm_up()
+root = Path(sys.argv[1])
+
+class FirstFrame(MewCodeApp):
+    def on_ready(self):
+        self.exit(0)
+
+def new_parses(theme):
+    (root / "home" / "settings.yaml").write_text(f"theme: {theme}\\n")
+    paths = MewcodePaths(home=root / "home", project=root / "project")
+    options = TuiOptions(cwd=root / "project", paths=paths, settings=Settings(),
+                         provider_name="demo", demo=True)
+    before = css_parse_cache.parsed_count()
+    app = FirstFrame(options, provider=DemoProvider(root / "project"))
+    app.run(headless=True, size=(100, 30))
+    assert app.theme == theme, app.theme
+    return css_parse_cache.parsed_count() - before
+
+print(json.dumps({t: new_parses(t) for t in ("mewcode-dark", "mewcode-light",
+                                             "mewcode-high-contrast", "nord")}))
+"""
+
+
+def test_a_bundled_themes_first_frame_finds_its_css_parsed(tmp_path: Path) -> None:
+    (tmp_path / "home").mkdir()
+    (tmp_path / "project").mkdir()
+    env = {**os.environ, "HOME": str(tmp_path), "MEWCODE_HOME": str(tmp_path / "home")}
+    out = subprocess.run(
+        [sys.executable, "-c", FIRST_FRAME_PARSES, str(tmp_path)],
+        env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    parses = json.loads(out.stdout.splitlines()[-1])
+    # The test's own App subclass is keyed apart: about one source, in any theme.
+    assert parses["mewcode-dark"] <= 2, parses
+    assert parses["mewcode-light"] <= 2 and parses["mewcode-high-contrast"] <= 2, parses
+    # A theme the server did not warm (one of Textual's) parses the whole first frame.
+    assert parses["nord"] > 10, parses
