@@ -4,7 +4,9 @@ The client forwards Ctrl+Z (SIGTSTP) and `kill -TSTP` to the child, but nobody c
 catch SIGSTOP: without this, `kill -STOP` would stop the client while the child
 went on with tools, edits and requests, and the shell showed the job stopped.
 The waiter reads the client's state in ``/proc/PID/stat`` a few times a second
-and stops and continues the child with it.
+and stops the child with it. Continuing is the client's: it forwards the SIGCONT
+that continues it, as it does after Ctrl+Z, so the child gets one SIGCONT (a
+UI run takes the terminal back once, and only if it is in the foreground).
 """
 
 from __future__ import annotations
@@ -28,20 +30,28 @@ def stopped_by_signal(pid: int) -> bool:
 
 
 class StopFollower:
-    """Stops the child while its client is stopped, and continues it with the client."""
+    """Stops the child while its client is stopped."""
 
     def __init__(self, client_pid: int, child_pid: int) -> None:
         self.client_pid = client_pid
         self.child_pid = child_pid
-        self.holding = False  # the child is stopped because its client is
+        self.holding = False  # the child was stopped because its client is
 
     def check(self) -> None:
         """Follow the client's current state (call every POLL_SECONDS)."""
         client_stopped = stopped_by_signal(self.client_pid)
-        if client_stopped == self.holding:
-            return
+        if client_stopped and not self.holding:
+            try:
+                os.kill(self.child_pid, signal.SIGSTOP)
+            except ProcessLookupError:
+                pass
         self.holding = client_stopped
-        try:
-            os.kill(self.child_pid, signal.SIGSTOP if client_stopped else signal.SIGCONT)
-        except ProcessLookupError:
-            pass
+
+    def stop_is_news(self) -> bool:
+        """Whether the client should hear that the child stopped (and stop with it).
+
+        Not when the client is stopped itself (the stop followed it), nor when the
+        child already runs again (the client was continued and forwarded it): told,
+        the client would stop again as soon as it is continued.
+        """
+        return stopped_by_signal(self.child_pid) and not stopped_by_signal(self.client_pid)

@@ -88,9 +88,7 @@ def _report(conn: socket.socket, pid: int, follower: StopFollower | None) -> int
         if done == 0:
             continue
         if os.WIFSTOPPED(status):
-            # A stop that follows the client's own (SIGSTOP) is not news to it: told,
-            # it would stop itself again as soon as it is continued.
-            if not client_gone and not (follower is not None and follower.holding):
+            if not client_gone and (follower is None or follower.stop_is_news()):
                 _send_quietly(conn, stopped=True)
             continue
         code = os.waitstatus_to_exitcode(status)

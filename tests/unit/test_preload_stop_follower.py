@@ -55,7 +55,7 @@ def test_a_stopped_process_is_told_from_a_running_one_and_a_missing_one(sleeper)
     assert not stopped_by_signal(proc.pid)  # gone: nothing to follow
 
 
-def test_the_child_follows_its_clients_stop_and_continue(sleeper) -> None:
+def test_the_child_stops_with_its_client_and_is_left_for_the_client_to_continue(sleeper) -> None:
     client, child = sleeper(), sleeper()
     follower = StopFollower(client.pid, child.pid)
     wait_for_state(client.pid, "S")
@@ -66,12 +66,18 @@ def test_the_child_follows_its_clients_stop_and_continue(sleeper) -> None:
     wait_for_state(client.pid, "T")
     follower.check()
     wait_for_state(child.pid, "T")
-    assert follower.holding
+    assert follower.holding and not follower.stop_is_news()  # the client stopped first
     os.kill(client.pid, signal.SIGCONT)
     wait_for_state(client.pid, "S")
     follower.check()
-    wait_for_state(child.pid, "S")
     assert not follower.holding
+    # A real client forwards the SIGCONT that continued it; a second one from here
+    # would make a UI take the terminal twice.
+    assert state_of(child.pid) == "T"
+    assert follower.stop_is_news()  # stopped while its client runs: e.g. after `bg`
+    os.kill(child.pid, signal.SIGCONT)
+    wait_for_state(child.pid, "S")
+    assert not follower.stop_is_news()  # already continued: nothing to tell
 
 
 def test_a_child_gone_first_is_no_error(sleeper) -> None:
