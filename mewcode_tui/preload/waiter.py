@@ -93,9 +93,10 @@ def _report(conn: socket.socket, pid: int, follower: StopFollower | None) -> int
             continue
         code = os.waitstatus_to_exitcode(status)
         code = 128 - code if code < 0 else code  # killed by a signal: the shell's convention
+        # Logged before the client hears it: once a client has its exit, the log has the run.
+        log.info("preload: ran pid %d, exit %d%s", pid, code, " (client gone)" * client_gone)
         if not client_gone:
             _send_quietly(conn, exit=code)
-        log.info("preload: ran pid %d, exit %d%s", pid, code, " (client gone)" * client_gone)
         return code
 
 
