@@ -62,8 +62,11 @@ class Fallback(Exception):
         self.start_server = start_server
 
 
-def connect(argv: list[str]) -> tuple[_socket.socket, StatusReader, int]:
-    """Hand the command to the server for the current code; (connection, replies, child pid)."""
+def connect(argv: list[str], relay: SignalRelay) -> tuple[_socket.socket, StatusReader, int]:
+    """Hand the command to the server for the current code; (connection, replies, child pid).
+
+    ``relay`` is installed as soon as the server is told to go.
+    """
     env = dict(os.environ)
     home = mewcode_home(env)
     if preload_disabled(env, home):
@@ -100,6 +103,7 @@ def connect(argv: list[str]) -> tuple[_socket.socket, StatusReader, int]:
             raise Fallback(f"preload server did not take the command: {first}")
         # From here on the server runs it: no fallback may run it a second time.
         sock.sendall(GO_LINE)
+        relay.install()
     except (OSError, ProtocolError) as exc:
         sock.close()
         raise Fallback(f"preload server failed: {exc}") from None
@@ -117,16 +121,45 @@ def connect(argv: list[str]) -> tuple[_socket.socket, StatusReader, int]:
     return sock, reader, started["pid"]
 
 
-def forward_signals(pid: int) -> dict[int, object]:
-    """Send the signals the terminal and the shell send us on to the child; previous handlers."""
+class SignalRelay:
+    """Sends the signals the terminal and the shell send us on to the child.
 
-    def forward(signum: int, _frame: object) -> None:
+    In place from the moment the server is told to go: a signal that comes before
+    the child's pid (a resize, Ctrl+Z, Ctrl+C while the child starts) is held and
+    sent once the pid is known, instead of being lost or acted on by the client.
+    """
+
+    def __init__(self) -> None:
+        self.pid: int | None = None
+        self.held: list[int] = []
+        self.previous: dict[int, object] = {}
+
+    def install(self) -> None:
+        self.previous = {sig: _signal.signal(sig, self.relay) for sig in FORWARDED}
+
+    def relay(self, signum: int, _frame: object) -> None:
+        if self.pid is None:
+            self.held.append(signum)
+        else:
+            self._send(signum)
+
+    def start(self, pid: int) -> None:
+        """The child is ``pid``: send it what came before, then everything as it comes."""
+        self.pid = pid
+        while self.held:
+            self._send(self.held.pop(0))
+
+    def uninstall(self) -> None:
+        for sig, handler in self.previous.items():
+            _signal.signal(sig, handler)
+        self.previous = {}
+
+    def _send(self, signum: int) -> None:
+        assert self.pid is not None
         try:
-            os.kill(pid, signum)
+            os.kill(self.pid, signum)
         except ProcessLookupError:
             pass
-
-    return {sig: _signal.signal(sig, forward) for sig in FORWARDED}
 
 
 def wait_for_exit(reader: StatusReader) -> int:
@@ -149,18 +182,19 @@ def wait_for_exit(reader: StatusReader) -> int:
 def run(argv: list[str]) -> int:
     """Run ``mewcode ARGV`` through the preload server; raises Fallback if none took it."""
     saved = _terminal_state()
+    relay = SignalRelay()
     try:
-        sock, reader, pid = connect(argv)
+        sock, reader, pid = connect(argv, relay)
     except ServerLost as lost:
+        relay.uninstall()
         sys.stderr.write(f"mewcode: {lost}\n")
         return 1
-    previous = forward_signals(pid)
+    relay.start(pid)
     try:
         return wait_for_exit(reader)
     finally:
         sock.close()
-        for sig, handler in previous.items():
-            _signal.signal(sig, handler)
+        relay.uninstall()
         _restore_terminal(saved)
 
 

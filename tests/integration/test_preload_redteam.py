@@ -305,7 +305,7 @@ def client_request(monkeypatch: pytest.MonkeyPatch) -> Callable[[Path, Path, lis
             patch.setenv("MEWCODE_HOME", str(home))
             patch.chdir(cwd)
             with pytest.raises(client.Fallback):
-                client.connect(argv)
+                client.connect(argv, client.SignalRelay())
         return captured
 
     return build
