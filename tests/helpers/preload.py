@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from mewcode_tui.entry import IDLE_ENV
+from mewcode_tui.preload.location import use_socket_path
 
 ENTRY = [sys.executable, "-m", "mewcode_tui.entry"]
 COLD = [sys.executable, "-m", "mewcode_tui.cli"]
@@ -19,7 +20,7 @@ def answering(path: Path) -> bool:
     """A server accepts connections on ``path``."""
     probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        probe.connect(str(path))
+        use_socket_path(str(path), probe.connect)  # as the client does: a deep TMPDIR is long
         return True
     except OSError:
         return False
