@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import signal
 import socket
@@ -49,6 +50,21 @@ def live_servers(home: str) -> list[tuple[str, int]]:
     return found
 
 
+def starting(home: str, key: str) -> bool:
+    """A server for ``key`` holds its lock: it is loading (or serving) right now."""
+    try:
+        lock = os.open(Path(run_dir(home, create=False)) / f"preload-{key}.lock", os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(lock, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(lock)
+    return False
+
+
 def preload_command(argv: list[str]) -> int:
     """Print the servers (status) or stop them all (stop)."""
     if argv not in (["status"], ["stop"]):
@@ -71,7 +87,10 @@ def preload_command(argv: list[str]) -> int:
     current = server_key()
     if preload_disabled(os.environ, home):
         print("preload: disabled (MEWCODE_PRELOAD=0 or preload: false in settings.yaml)")
-    if not servers:
+    if current not in {key for key, _pid in servers} and starting(home, current):
+        # A cold run starts its server as it exits; the server loads for a few seconds.
+        print("a preload server for the current code is starting")
+    elif not servers:
         print("no preload server running (the next `mewcode` starts one)")
     for key, pid in servers:
         which = "current code" if key == current else "other code (idle exit after 30 min)"

@@ -320,3 +320,33 @@ def test_preload_stop_stops_the_server_every_time(mewcode_home):
         finally:
             server.stop()
         assert not list((mewcode_home / "run").glob("preload-*.sock"))  # cleaned up after itself
+
+
+def test_preload_status_tells_none_starting_and_serving(mewcode_home):
+    import fcntl
+
+    from mewcode_tui.preload.key import server_key
+
+    env = {**os.environ, "MEWCODE_HOME": str(mewcode_home)}
+
+    def status() -> str:
+        return subprocess.run(
+            [*COLD, "preload", "status"], env=env, capture_output=True, text=True, timeout=60
+        ).stdout
+
+    assert status() == "no preload server running (the next `mewcode` starts one)\n"
+    # A server still loading holds its key's lock and answers on no socket yet.
+    run = mewcode_home / "run"
+    run.mkdir(mode=0o700, exist_ok=True)
+    lock = os.open(run / f"preload-{server_key()}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        assert status() == "a preload server for the current code is starting\n"
+    finally:
+        os.close(lock)
+    server = PreloadServer(mewcode_home).start()
+    try:
+        assert server.proc is not None
+        assert status() == f"pid {server.proc.pid}  key {server_key()}  current code\n"
+    finally:
+        server.stop()
