@@ -29,12 +29,21 @@ def in_background() -> bool:
     """
     if _client_pid is None:
         return False
+    fields = process_status(_client_pid)
     try:
-        with open(f"/proc/{_client_pid}/stat", "rb") as stat:
-            text = stat.read()
-        # After "pid (command)": state, ppid, pgrp, session, tty_nr, tpgid, ...
-        fields = text.rsplit(b")", 1)[1].split()
         process_group, foreground = int(fields[2]), int(fields[5])
-    except (OSError, IndexError, ValueError):
+    except (IndexError, ValueError):
         return False
     return foreground > 0 and foreground != process_group
+
+
+def process_status(pid: int) -> list[bytes]:
+    """``/proc/PID/stat`` after "pid (command)": state, ppid, pgrp, session, tty_nr, tpgid...
+
+    Empty when the process is gone or /proc cannot be read.
+    """
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return []

@@ -14,19 +14,15 @@ from __future__ import annotations
 import os
 import signal
 
+from mewcode_tui.preload.job_control import process_status
+
 # How often the waiter looks at its client's state while the command runs.
 POLL_SECONDS = 0.1
 
 
 def stopped_by_signal(pid: int) -> bool:
     """Whether process ``pid`` is stopped by a signal (state T; not a debugger's t)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            text = stat.read()
-        # After "pid (command)" comes the state letter.
-        return text.rsplit(b")", 1)[1].split()[0] == b"T"
-    except (OSError, IndexError):
-        return False
+    return process_status(pid)[:1] == [b"T"]
 
 
 class StopFollower:
