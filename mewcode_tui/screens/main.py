@@ -163,6 +163,11 @@ class MainScreen(SessionOpeningScreen):
         await self.chat.append(self.transcript.add(UserEntry(shown or prompt)))
         self.run_turn(prompt)
 
+    def on_session_opening_screen_session_opened(
+        self, _message: SessionOpeningScreen.SessionOpened
+    ) -> None:
+        self._next_turn()
+
     def _next_turn(self) -> None:
         if self.pending and self.runtime is not None and not self.turn_active:
             prompt = self.pending.pop(0)

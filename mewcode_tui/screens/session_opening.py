@@ -16,6 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Literal
 
 from textual import work
+from textual.message import Message
 from textual.screen import Screen
 
 from agent_core.errors import MewCodeError
@@ -45,6 +46,9 @@ RuntimeOpener = Callable[[TuiOptions, "Provider"], Awaitable["AgentSession"]]
 
 class SessionOpeningScreen(Screen):
     """A screen that opens a session once it is shown; MainScreen runs its turns."""
+
+    class SessionOpened(Message):
+        """The session is open and idle: prompts typed while it started may go."""
 
     # Made by the main screen (compose, on_mount, __init__).
     chat: ChatLog
@@ -189,7 +193,7 @@ class SessionOpeningScreen(Screen):
             # collector's full passes, whose pauses grow with it.
             gc.collect()
             gc.freeze()
-        self._next_turn()
+        self.post_message(self.SessionOpened())  # the main screen sends queued prompts
 
     @work(group="warm")
     async def warm_provider(self) -> None:
@@ -230,7 +234,3 @@ class SessionOpeningScreen(Screen):
         """Show a notice in the chat pane."""
         entry = self.transcript.add(NoticeEntry(level, text))
         self.run_worker(self.chat.append(entry), group="notice")
-
-    def _next_turn(self) -> None:
-        """Send the first queued prompt, once the session is free."""
-        raise NotImplementedError  # the main screen runs turns

@@ -142,3 +142,32 @@ async def test_enter_on_a_command_completion_runs_it(make_app, project):
         await pilot.press("enter")
         await wait_until(pilot, lambda: "Cost this session" in str(screen.transcript.last))
         assert screen.prompt.text == ""
+
+
+async def test_a_prompt_typed_while_the_session_opens_is_sent_once_it_is_open(options, project):
+    from types import SimpleNamespace
+
+    from mewcode_tui.app import MewCodeApp
+
+    runtime = FakeRuntime(project, [plain_answer("hello back")])
+    opened = asyncio.Event()
+
+    async def slow_opener(_options, _provider):
+        await opened.wait()
+        return runtime
+
+    app = MewCodeApp(
+        options,
+        provider=SimpleNamespace(name="fake", model="fake-model"),
+        opener=slow_opener,
+        clock=lambda: 1000.0,
+    )
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.main_screen
+        screen.prompt.insert("early question")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: screen.pending == ["early question"])
+        assert runtime.prompts == [] and screen.runtime is None
+        opened.set()
+        await wait_until(pilot, lambda: runtime.prompts == ["early question"])
+        await wait_until(pilot, lambda: not screen.turn_active and screen.pending == [])
