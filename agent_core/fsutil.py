@@ -12,6 +12,8 @@ import os
 import stat
 from pathlib import Path
 
+from agent_core import own_writes
+
 PRIVATE_FILE = 0o600
 PRIVATE_DIR = 0o700
 
@@ -106,6 +108,7 @@ def atomic_write_bytes(path: Path, data: bytes, *, private: bool = False) -> Non
         os.fsync(fh.fileno())
     os.replace(tmp, path)
     fsync_dir(path.parent)
+    own_writes.note(path)
 
 
 def _tighten(path: Path, mode: int) -> None:

@@ -49,7 +49,14 @@ class ToolExecutor:
     async def execute(self, call: ToolUseBlock, input_error: str | None = None) -> ToolResultBlock:
         result = await self._execute(call, input_error)
         self.completed[call.id] = result
+        await self._sandbox_notices(call.id)
         return result
+
+    async def _sandbox_notices(self, call_id: str) -> None:
+        """What the sandbox's guard undid as commands and shells ended: told to the user."""
+        state = self.env.contexts.for_call(call_id).state
+        for line in state.take_sandbox_findings():
+            await self.env.emit(ev.Notice(level="warning", message=line))
 
     async def _announce(
         self,

@@ -203,6 +203,14 @@ def _merge_sandbox(merged: Settings, raw: SandboxSettings, file: Path, user: boo
     """A project may only make the sandbox stricter: network off, never unsandboxed."""
     if raw.network is False:
         merged.sandbox_network = False
+    if raw.hiddenPaths is not None:
+        if user:
+            merged.hidden_paths = _hidden_paths(raw.hiddenPaths, file, merged.problems)
+        else:
+            merged.problems.append(
+                f"{file}: sandbox.hiddenPaths is ignored here; only the user settings file"
+                " names more paths to hide"
+            )
     if raw.allowUnsandboxed is not None:
         if user:
             merged.allow_unsandboxed = raw.allowUnsandboxed
@@ -211,3 +219,16 @@ def _merge_sandbox(merged: Settings, raw: SandboxSettings, file: Path, user: boo
                 f"{file}: sandbox.allowUnsandboxed is ignored here; only the user settings"
                 " file can turn the sandbox requirement off"
             )
+
+
+def _hidden_paths(entries: list[str], file: Path, problems: list[str]) -> list[str]:
+    """The entries that name a path (absolute, or ``~/...``); one problem line per other."""
+    kept = []
+    for entry in entries:
+        if entry.startswith(("/", "~/")) and "\0" not in entry:
+            kept.append(entry)
+        else:
+            problems.append(
+                f"{file}: sandbox.hiddenPaths: {entry!r} is not an absolute or ~/ path; left out"
+            )
+    return kept

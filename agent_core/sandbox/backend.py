@@ -23,6 +23,8 @@ class Confinement:
     def __init__(self, argv: list[str], env: dict[str, str] | None) -> None:
         self.argv = argv
         self.env = env
+        # What the guard found and undid once the command ended (guarded_files.py).
+        self.findings: list[str] = []
 
     def spawn(self, start: Callable[[], T]) -> T:
         """Call start() (which creates the process) in the context the child must inherit."""

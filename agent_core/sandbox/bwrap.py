@@ -13,17 +13,22 @@ from __future__ import annotations
 
 import os
 import shutil
-import stat
 import subprocess
-from collections.abc import Callable
 from pathlib import Path
-from typing import Literal
 
 from agent_core.sandbox.backend import Confinement
-from agent_core.sandbox.policy import SandboxPolicy
+from agent_core.sandbox.bwrap_plan import (
+    KindOf,
+    hidden_mounts,
+    mount_layers,
+    path_kind,
+    placeholders,
+    reexposed,
+)
+from agent_core.sandbox.bwrap_stubs import STUBS, StubbedConfinement
+from agent_core.sandbox.policy import SHARED_TMP, TEMP_VARS, SandboxPolicy
 from agent_core.sandbox.status import SandboxStatus
 
-PathKind = Literal["dir", "file"] | None
 # System locations first: a bwrap found earlier on a user-controlled PATH is not trusted more.
 _KNOWN_LOCATIONS = ("/usr/bin/bwrap", "/usr/local/bin/bwrap", "/bin/bwrap")
 _PROBE_TIMEOUT_S = 10.0
@@ -48,72 +53,13 @@ _PROC_READ_ONLY = (
 )
 
 
-def path_kind(path: str) -> PathKind:
-    """ "dir", "file" (anything that is not a directory) or None when nothing is there."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return None
-    return "dir" if stat.S_ISDIR(mode) else "file"
-
-
-def _inside(path: str, root: str) -> bool:
-    return path == root or path.startswith(root.rstrip("/") + "/")
-
-
-def _depth(path: str) -> int:
-    return len(Path(path).parts)
-
-
-def mount_layers(
-    policy: SandboxPolicy, kind: Callable[[str], PathKind] = path_kind
-) -> list[tuple[str, bool]]:
-    """(path, writable) binds to lay over a read-only root, shallow to deep.
-
-    An entry listed both ways is read-only (fail closed); an entry that changes
-    nothing (read-only under read-only, writable under writable) or that does not
-    exist, or that lies under a hidden path, is left out.
-    """
-    mode: dict[str, bool] = {path: True for path in policy.writable}
-    mode.update({path: False for path in policy.read_only})
-    hidden = [h for h in policy.hidden if kind(h) is not None]
-    layers: list[tuple[str, bool]] = []
-    for path in sorted(mode, key=_depth):
-        if kind(path) is None or any(_inside(path, h) for h in hidden):
-            continue
-        holders = [p for p in mode if p != path and _inside(path, p)]
-        inherited = mode[max(holders, key=_depth)] if holders else False
-        if mode[path] != inherited or path in policy.pinned:
-            layers.append((path, mode[path]))
-    return layers
-
-
-def hidden_mounts(
-    policy: SandboxPolicy, kind: Callable[[str], PathKind] = path_kind
-) -> list[tuple[str, PathKind]]:
-    """(path, kind) of the hidden paths to cover: existing ones, outermost only, shallow first."""
-    present = [(h, kind(h)) for h in dict.fromkeys(policy.hidden)]
-    present = [(h, k) for h, k in present if k is not None]
-    outer = [(h, k) for h, k in present if not any(o != h and _inside(h, o) for o, _ in present)]
-    return sorted(outer, key=lambda entry: _depth(entry[0]))
-
-
-def reexposed(
-    policy: SandboxPolicy, hidden: str, kind: Callable[[str], PathKind] = path_kind
-) -> list[tuple[str, bool]]:
-    """(path, writable) entries lying inside a hidden directory, shallow to deep."""
-    entries = [(p, True) for p in policy.writable] + [(p, False) for p in policy.read_only]
-    inner = [(p, w) for p, w in entries if p != hidden and _inside(p, hidden) and kind(p)]
-    return sorted(dict(inner).items(), key=lambda entry: _depth(entry[0]))
-
-
 def bwrap_argv(
     policy: SandboxPolicy,
     cwd: Path,
     argv: list[str],
     *,
     bwrap: str = "bwrap",
-    kind: Callable[[str], PathKind] = path_kind,
+    kind: KindOf = path_kind,
 ) -> list[str]:
     """The bwrap command line that runs argv in cwd under the policy."""
     out = [bwrap, *_NAMESPACE_OPTIONS]
@@ -126,16 +72,29 @@ def bwrap_argv(
     # /proc/sys/kernel/core_pattern alone runs a program as root outside every namespace.
     for knob in _PROC_READ_ONLY:
         out += ["--ro-bind-try", knob, knob]
+    if policy.temp_dir is not None:
+        # The session's own temp dir stands in for the shared one (other users' and
+        # other programs' files, sockets and repositories are there).
+        out += ["--bind", policy.temp_dir, SHARED_TMP]
+        for name in TEMP_VARS:
+            out += ["--setenv", name, SHARED_TMP]
     for path, writable in mount_layers(policy, kind):
         out += ["--bind" if writable else "--ro-bind", path, path]
     for path, what in hidden_mounts(policy, kind):
         if what == "dir":
             out += ["--tmpfs", path]
             # Deeper entries are bound back into the empty directory (a session's own
-            # folder inside the hidden projects/): one mount hides all the others.
+            # folder inside the hidden MEWCODE_HOME): one mount hides all the others.
             for inner, writable in reexposed(policy, path, kind):
                 out += ["--bind" if writable else "--ro-bind", inner, inner]
             out += ["--remount-ro", path]
+        else:
+            out += ["--ro-bind", "/dev/null", path]
+    # A protected path that does not exist yet: an empty read-only stand-in, so a command
+    # cannot create it (bubblewrap makes its mount point on the host; see StubLedger).
+    for path, stand_in in placeholders(policy, kind):
+        if stand_in == "dir":
+            out += ["--tmpfs", path, "--remount-ro", path]
         else:
             out += ["--ro-bind", "/dev/null", path]
     out += ["--chdir", str(cwd), "--", *argv]
@@ -197,22 +156,39 @@ class BubblewrapBackend:
     def confine(
         self, argv: list[str], policy: SandboxPolicy, cwd: Path, env: dict[str, str] | None
     ) -> Confinement:
-        return Confinement(bwrap_argv(policy, cwd, argv, bwrap=self.executable), env)
+        stubs = STUBS.hold(policy)
+        try:
+            command = bwrap_argv(policy, cwd, argv, bwrap=self.executable)
+        except BaseException:
+            STUBS.release(stubs)
+            raise
+        return StubbedConfinement(command, env, stubs, STUBS)
 
     def status(self, policy: SandboxPolicy | None = None) -> SandboxStatus:
         enforced = [
-            "writes: only in the writable roots (project, extra directories, session scratch,"
-            " temp dir); everything else is mounted read-only",
-            "read-only entries inside writable roots (.git/hooks, .git/config, .mewcode,"
-            " .mcp.json) are mounted read-only again, and .git is a mount point a command"
-            " cannot rename away",
+            "writes: only in the writable roots (project, extra directories, the session's"
+            " scratch dir); everything else is mounted read-only",
+            "temp dir: /tmp and $TMPDIR are the session's own scratch dir; the shared /tmp"
+            " (other programs' files, sockets and repositories) is out of sight",
+            "files that start programs stay read-only, existing or not: .mewcode/, .claude/,"
+            " .mcp.json, .gitmodules, .envrc, .vscode/, .idea/, .husky/, the core.hooksPath"
+            " folder, and .git/hooks and .git/config of the project and of nested"
+            " repositories; a missing one gets an empty read-only stand-in (an empty file or"
+            " folder on the host while the command runs, removed after it); .git is a mount"
+            " point a command cannot rename away",
+            "what bubblewrap cannot stand in for (a repository a command creates, a"
+            " .git/commondir) is checked when the command ends: hooks and config keys that"
+            " run programs are moved out to the session's quarantine folder",
             "the kernel's knobs (/proc/sys, /proc/sysrq-trigger...) are read-only",
             "servers that would run a command outside (the tmux and screen servers, D-Bus,"
             " systemd, docker) are unreachable: their sockets are hidden and TMUX/STY unset",
-            "other sessions (of every project) under MEWCODE_HOME are hidden; this session's"
-            " own folder is readable, its scratch dir writable",
-            "hidden paths (credentials) are covered: an empty read-only directory, or /dev/null"
-            " for a file",
+            "MEWCODE_HOME is hidden (settings, credentials, logs, cache, memory, other"
+            " sessions, the warm-start server) but for skills/ and this session's own folder"
+            " (readable; its scratch dir writable)",
+            "credentials are hidden: ~/.ssh, ~/.aws, ~/.gnupg, ~/.azure, ~/.kube, ~/.docker,"
+            " ~/.config/gcloud, ~/.config/gh, ~/.git-credentials, ~/.netrc, ~/.npmrc,"
+            " ~/.pypirc, ~/.pgpass, ~/.claude/.credentials.json... and sandbox.hiddenPaths"
+            " (an empty read-only directory, or /dev/null for a file)",
             "devices: a private /dev with null, zero, full, random, urandom, tty and ptys only",
             "processes: a private PID namespace; every descendant dies when the command exits,"
             " is killed, or when MewCode dies (even by SIGKILL)",
@@ -220,11 +196,10 @@ class BubblewrapBackend:
             "capabilities: all dropped, and no new privileges (setuid programs do not elevate)",
         ]
         missing = [
-            "other Unix sockets with a path stay reachable (connecting is not a write),"
-            " ssh-agent's included",
-            "git config or hooks a command creates where none existed when it started"
-            " (git init, a nested repository, .git/commondir) run later, outside, when you"
-            " use git there",
+            "other Unix sockets with a path outside /tmp stay reachable (connecting is not a"
+            " write)",
+            "a repository a command creates is checked when the command ends (a background"
+            " shell's, when it ends): until then the user's own git in it would run its hooks",
             "hidden files are found when a command starts: a credential file created while"
             " a background shell runs is readable to it",
             "a file reachable under another name (hard link, another mount) is not hidden",

@@ -33,7 +33,7 @@ from typing import TypeVar
 from agent_core.sandbox import linux
 from agent_core.sandbox.backend import Confinement, ConfinementError
 from agent_core.sandbox.orphans import RUN_ENV, OrphanSweeper
-from agent_core.sandbox.policy import SandboxPolicy
+from agent_core.sandbox.policy import TEMP_VARS, SandboxPolicy
 from agent_core.sandbox.status import SandboxStatus
 
 _SYS_CREATE_RULESET = 444
@@ -146,6 +146,9 @@ def landlock_rules(policy: SandboxPolicy, abi: int, root: str = "/") -> list[tup
     rules += [(os.path.join(root, p.lstrip("/")), r) for p, r in DEV_GRANTS]
     rules += [(os.path.join(root, p.lstrip("/")), full) for p in DEV_WRITABLE]
     rules += [(path, full) for path in policy.writable]
+    # Read-only entries inside a hidden directory are let back in (this session's own
+    # folder and the skills in the hidden MEWCODE_HOME).
+    rules += [(p, READ) for p in policy.read_only if any(_inside(p, h) for h in hidden)]
     return rules
 
 
@@ -285,14 +288,22 @@ class LandlockBackend:
         token = self._sweeper.begin()
         run_env = dict(os.environ if env is None else env)
         run_env[RUN_ENV] = token
+        if policy.temp_dir is not None:
+            run_env.update(dict.fromkeys(TEMP_VARS, policy.temp_dir))
         return LandlockConfinement(argv, run_env, fd, self._sweeper, token)
 
     def status(self, policy: SandboxPolicy | None = None) -> SandboxStatus:
         abi = self.abi
         network_off = policy is None or not policy.network
         enforced = [
-            f"writes: only in the writable roots (project, extra directories, session scratch,"
-            f" temp dir) — Landlock ABI {abi}",
+            f"writes: only in the writable roots (project, extra directories, the session's"
+            f" scratch dir) — Landlock ABI {abi}",
+            "temp dir: $TMPDIR is the session's own scratch dir; the shared /tmp is read-only",
+            "files that start programs (.mewcode/, .claude/, .mcp.json, .git/hooks, .git/config,"
+            " the core.hooksPath folder...) are checked when each command ends: what a command"
+            " changed is put back (its version moved to the session's quarantine folder), or,"
+            " for editor settings, .envrc and .gitmodules, reported",
+            "MEWCODE_HOME is hidden but for skills/ and this session's own folder",
             "hidden paths (credentials) cannot be read: read access is granted around them,"
             " worked out when each command starts",
             "devices: only null, zero, full, random, urandom, tty, ptys and /dev/shm (no disks)",
@@ -303,8 +314,9 @@ class LandlockBackend:
             " command)",
         ]
         missing = [
-            "read-only entries inside writable roots (.git/hooks, .git/config, .mewcode,"
-            " .mcp.json) stay writable: Landlock cannot take back access under a writable root",
+            "files that start programs inside writable roots stay writable while a command"
+            " runs (Landlock cannot take back access under a writable root): they are put back"
+            " when it ends, so a background shell's change lasts until that shell ends",
             "names inside a hidden directory can be listed (their contents cannot be read)",
             "files created after a command starts, beside a hidden path (e.g. in the home"
             " directory), are unreadable to that command",
@@ -314,10 +326,8 @@ class LandlockBackend:
             " outlives its command (still confined)",
             "Unix sockets with a path stay reachable: the user's tmux or screen server,"
             " D-Bus (systemd-run) or docker could run a command outside the sandbox",
-            "git config or hooks a command creates (git init, a nested repository,"
-            " .git/commondir, a replaced .git) run later, outside, when you use git there",
-            "a writable root inside another one (a project in the temp dir) can be swapped"
-            " for a symlink between commands",
+            "a .git directory a command replaces (renamed away, another put in its place) is"
+            " reported, not put back",
             "a leftover process that keeps re-forking can outrun the sweep and outlive its"
             " command (still confined)",
             "a file reachable under another name (hard link, another mount) is not hidden",

@@ -1,34 +1,45 @@
 """What a sandboxed command may touch: pure data, built from the project and settings.
 
 The OS backends (bubblewrap, Landlock, Seatbelt) enforce a ``SandboxPolicy``;
-nothing here touches the system.
+nothing here touches the system except looking at which paths exist.
 """
 
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Literal
 
 import msgspec
 
 # Under the user's home: credentials no command needs to read.
-SECRET_HOME_DIRS = (".ssh", ".aws", ".gnupg", ".azure", ".kube", ".docker", ".config/gcloud")
-# In MEWCODE_HOME: what would let a command read the API key or loosen its own rules.
-SECRET_MEWCODE_FILES = ("credentials.yaml", "settings.yaml", "settings.local.yaml")
-# In MEWCODE_HOME: the warm-start server's sockets; it runs `mewcode` outside any sandbox
-# (it refuses confined peers too: mewcode_tui/preload/confinement.py).
-MEWCODE_DAEMON_DIRS = ("run",)
-# Inside a writable project, still read-only: code git runs later, outside any sandbox.
-PROTECTED_PROJECT_PATHS = (
-    ".git/hooks",
-    ".git/config",
-    ".git/config.worktree",
-    ".git/commondir",
-    ".mewcode",
-    ".mcp.json",
+SECRET_HOME_PATHS = (
+    ".ssh",
+    ".aws",
+    ".gnupg",
+    ".azure",
+    ".kube",
+    ".docker",
+    ".config/gcloud",
+    ".config/gh",
+    ".config/hub",
+    ".config/git/credentials",
+    ".git-credentials",
+    ".netrc",
+    ".npmrc",
+    ".pypirc",
+    ".pgpass",
+    ".vault-token",
+    ".cargo/credentials",
+    ".cargo/credentials.toml",
+    ".gem/credentials",
+    ".claude/.credentials.json",
 )
+# In MEWCODE_HOME, what commands may still read (everything else there is hidden:
+# credentials, settings, other sessions, logs, cache, memory, the warm-start server's
+# sockets). The session's own folder is let back in by session.py.
+MEWCODE_VISIBLE = ("skills",)
 # Sockets of servers that would run a command outside the sandbox for us (tmux, D-Bus
 # and systemd-run, docker, screen). {uid} is the user's.
 DAEMON_SOCKETS = (
@@ -40,6 +51,78 @@ DAEMON_SOCKETS = (
     "/run/containerd",
     "/run/screen",
 )
+# The shared temp directory that the session's own one stands in for.
+SHARED_TMP = "/tmp"
+# The variables programs take their temp dir from.
+TEMP_VARS = ("TMPDIR", "TMP", "TEMP")
+
+PathKind = Literal["file", "dir"]
+# In every writable working root (the project, extra directories): files that start
+# programs, kept unwritable whether they exist or not. git runs hooks and config-named
+# programs; MewCode, Claude Code, editors and direnv load settings, hooks and servers.
+PROTECTED_IN_ROOT: tuple[tuple[str, PathKind], ...] = (
+    (".mewcode", "dir"),
+    (".claude", "dir"),
+    (".mcp.json", "file"),
+    (".gitmodules", "file"),
+    (".envrc", "file"),
+    (".vscode", "dir"),
+    (".idea", "dir"),
+    (".husky", "dir"),
+)
+# What the guard only reports when a command changed it where the sandbox could not stop
+# it: the programs they start ask first (editors' workspace trust, `direnv allow`), and
+# editors rewrite them on their own while a command runs.
+REPORT_ONLY = frozenset({".vscode", ".idea", ".envrc", ".gitmodules"})
+# Inside every git directory (the project's, nested repositories').
+PROTECTED_IN_GIT_DIR: tuple[tuple[str, PathKind], ...] = (
+    ("hooks", "dir"),
+    ("config", "file"),
+    ("config.worktree", "file"),
+    ("commondir", "file"),
+)
+# The hooks git runs (githooks(5)).
+GIT_HOOK_NAMES = (
+    "applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit", "pre-merge-commit",
+    "prepare-commit-msg", "commit-msg", "post-commit", "pre-rebase", "post-checkout",
+    "post-merge", "pre-push", "pre-receive", "update", "proc-receive", "post-receive",
+    "post-update", "reference-transaction", "push-to-checkout", "pre-auto-gc", "post-rewrite",
+    "sendemail-validate", "fsmonitor-watchman", "p4-changelist", "p4-prepare-changelist",
+    "p4-post-changelist", "p4-pre-submit", "post-index-change",
+)  # fmt: skip
+# Inside a git directory, these are never stood in for when missing: git reads an empty
+# commondir as broken, so a placeholder would break the user's own git meanwhile.
+# Nor are single hook files (a `core.hooksPath = .` would litter the project with them).
+NO_PLACEHOLDER = frozenset({"config.worktree", "commondir", *GIT_HOOK_NAMES})
+# Under the home directory, when it lies inside a writable root: the shell's and git's
+# start-up files.
+PROTECTED_IN_HOME: tuple[tuple[str, PathKind], ...] = (
+    (".bashrc", "file"),
+    (".bash_profile", "file"),
+    (".bash_login", "file"),
+    (".bash_logout", "file"),
+    (".profile", "file"),
+    (".zshrc", "file"),
+    (".zprofile", "file"),
+    (".zshenv", "file"),
+    (".zlogin", "file"),
+    (".zlogout", "file"),
+    (".gitconfig", "file"),
+    (".config/git", "dir"),
+    (".config/fish", "dir"),
+)
+
+
+class Protected(msgspec.Struct, frozen=True, array_like=True):
+    """A path no command may write, existing or not; ``kind`` is what it is (or would be).
+
+    ``put_back``: where the sandbox cannot keep it read-only, the guard undoes a change
+    (what git runs by itself, and what loosens MewCode's own rules); else it reports it.
+    """
+
+    path: str
+    kind: PathKind
+    put_back: bool = True
 
 
 class SandboxPolicy(msgspec.Struct, frozen=True):
@@ -48,8 +131,13 @@ class SandboxPolicy(msgspec.Struct, frozen=True):
     a path is writable when the deepest ``writable``/``read_only`` entry holding it is a
     ``writable`` one (so a scratch dir inside a read-only MEWCODE_HOME inside /tmp is
     writable), and a path under a ``hidden`` entry cannot be read or written at all,
-    unless a deeper ``writable``/``read_only`` entry lets it back in (bubblewrap binds
-    both back; Landlock only the writable ones).
+    unless a deeper ``writable``/``read_only`` entry lets it back in.
+
+    ``protected`` paths are never writable: where one exists it is read-only, where it
+    does not, bubblewrap mounts an empty read-only stand-in so it cannot be created
+    (Landlock cannot: the guard in guarded_files.py puts back what a command changed).
+    ``temp_dir`` is the session's own temp directory: commands see it as /tmp and $TMPDIR
+    (bubblewrap), or get it as $TMPDIR with the shared /tmp read-only (Landlock, Seatbelt).
     """
 
     writable: tuple[str, ...]
@@ -59,26 +147,55 @@ class SandboxPolicy(msgspec.Struct, frozen=True):
     # Writable directories kept as mount points where the backend can (bubblewrap), so
     # a command cannot rename them away with the read-only entries inside (.git).
     pinned: tuple[str, ...] = ()
+    protected: tuple[Protected, ...] = ()
+    temp_dir: str | None = None
+    # Where the guard moves what a command wrote to a protected path (this session's).
+    quarantine: str | None = None
 
 
 def _real(path: Path | str) -> str:
     return os.path.realpath(os.path.expanduser(str(path)))
 
 
-def default_temp_dir() -> Path:
-    """The temp dir commands will use: $TMPDIR (or TEMP, TMP) as it is now, else the system's.
-
-    Read afresh each time: tempfile.gettempdir() caches its first answer.
-    """
-    for name in ("TMPDIR", "TEMP", "TMP"):
-        value = os.environ.get(name)
-        if value and os.path.isdir(value):
-            return Path(value)
-    return Path(tempfile.gettempdir())
-
-
 def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def protected_in_git_dir(git_dir: str) -> list[Protected]:
+    """What a command may not write inside one git directory."""
+    return [Protected(os.path.join(git_dir, rel), kind) for rel, kind in PROTECTED_IN_GIT_DIR]
+
+
+def protected_in_root(root: str) -> list[Protected]:
+    """What a command may not write in one working root: settings and git's own files."""
+    found = [
+        Protected(os.path.join(root, rel), kind, put_back=rel not in REPORT_ONLY)
+        for rel, kind in PROTECTED_IN_ROOT
+    ]
+    found += protected_in_git_dir(os.path.join(root, ".git"))
+    return found
+
+
+def hooks_dir_protection(directory: str, writable: list[str]) -> list[Protected]:
+    """A ``core.hooksPath`` directory: kept whole, or, where it holds a writable root
+    (``core.hooksPath = .``), the hook files in it by name."""
+    if not any(_inside(root, directory) for root in writable):
+        return [Protected(directory, "dir")]
+    return [Protected(os.path.join(directory, name), "file") for name in GIT_HOOK_NAMES]
+
+
+def protected_in_home(home: str) -> list[Protected]:
+    return [Protected(os.path.join(home, rel), kind) for rel, kind in PROTECTED_IN_HOME]
+
+
+def secret_paths(home: str, extra: Iterable[str] = ()) -> list[str]:
+    """The credentials hidden from every command: the defaults and ``sandbox.hiddenPaths``."""
+    found = [os.path.join(home, rel) for rel in SECRET_HOME_PATHS]
+    for entry in extra:
+        text = os.path.join(home, entry[2:]) if entry.startswith("~/") else entry
+        if os.path.isabs(text):
+            found.append(text)
+    return found
 
 
 def sandbox_policy(
@@ -89,32 +206,44 @@ def sandbox_policy(
     mewcode_home: Path,
     network: bool = True,
     temp_dir: Path | None = None,
+    *,
+    hidden_paths: Iterable[str] = (),
+    protected_dirs: Iterable[Path] = (),
 ) -> SandboxPolicy:
-    """The policy for one session's commands."""
+    """The policy for one session's commands.
+
+    ``temp_dir`` is the session's private temp dir (default: ``scratch``);
+    ``hidden_paths`` adds to the hidden credentials; ``protected_dirs`` adds directories
+    that start programs (a ``core.hooksPath``).
+    """
     project_s = _real(project)
-    writable = [project_s]
+    roots = [project_s]
     for extra in additional_dirs:
-        writable.append(_real(project / Path(os.path.expanduser(str(extra)))))
-    writable.append(_real(scratch))
-    writable.append(_real(temp_dir or default_temp_dir()))
-    writable = list(dict.fromkeys(writable))
+        roots.append(_real(project / Path(os.path.expanduser(str(extra)))))
+    roots = list(dict.fromkeys(roots))
+    temp_s = _real(temp_dir or scratch)
+    writable = list(dict.fromkeys([*roots, _real(scratch), temp_s]))
     home_s, mew_s = _real(home), _real(mewcode_home)
     read_only: list[str] = []
-    # Home and MEWCODE_HOME stay read-only even when they sit inside a writable root
-    # (a temp dir), except for the parts that are themselves writable roots.
-    for guarded in (home_s, mew_s):
-        if any(_inside(guarded, w) and guarded != w for w in writable):
-            read_only.append(guarded)
-    for rel in PROTECTED_PROJECT_PATHS:
-        read_only.append(os.path.join(project_s, rel))
+    # Home stays read-only even when it sits inside a writable root, except for the
+    # parts that are themselves writable roots; it must stay visible in a private /tmp.
+    if any(_inside(home_s, w) and home_s != w for w in writable) or _inside(home_s, SHARED_TMP):
+        read_only.append(home_s)
+    protected: list[Protected] = []
+    for root in roots:
+        protected += protected_in_root(root)
+    for directory in protected_dirs:
+        protected += hooks_dir_protection(_real(directory), writable)
+    if any(_inside(home_s, w) for w in writable):
+        protected += protected_in_home(home_s)
     pinned: list[str] = []
     git_dir = os.path.join(project_s, ".git")
     if os.path.isdir(git_dir) and not os.path.islink(git_dir):
         writable.append(git_dir)  # writable as before, but a mount point: it cannot be renamed
         pinned.append(git_dir)
-    hidden = [os.path.join(home_s, rel) for rel in SECRET_HOME_DIRS]
-    hidden += [os.path.join(mew_s, name) for name in SECRET_MEWCODE_FILES]
-    hidden += [os.path.join(mew_s, name) for name in MEWCODE_DAEMON_DIRS]
+    hidden = secret_paths(home_s, hidden_paths)
+    hidden.append(mew_s)
+    read_only += [os.path.join(mew_s, name) for name in MEWCODE_VISIBLE]
     tmux_dir = os.environ.get("TMUX_TMPDIR")
     uid = os.getuid()
     sockets = [s.format(uid=uid) for s in DAEMON_SOCKETS]
@@ -128,4 +257,6 @@ def sandbox_policy(
         hidden=tuple(dict.fromkeys(hidden)),
         network=network,
         pinned=tuple(pinned),
+        protected=tuple(dict.fromkeys(protected)),
+        temp_dir=temp_s,
     )

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 
 from agent_core.sandbox.backend import Confinement
-from agent_core.sandbox.policy import SandboxPolicy
+from agent_core.sandbox.policy import TEMP_VARS, SandboxPolicy
 from agent_core.sandbox.status import SandboxStatus
 
 SANDBOX_EXEC = "/usr/bin/sandbox-exec"
@@ -50,13 +50,21 @@ def seatbelt_profile(policy: SandboxPolicy) -> tuple[str, dict[str, str]]:
     ]
     mode: dict[str, bool] = {path: True for path in policy.writable}
     mode.update({path: False for path in policy.read_only})  # listed both ways: read-only
+    # Protected paths: a subpath rule holds whether or not the path exists yet.
+    mode.update({entry.path: False for entry in policy.protected})
     for path in sorted(mode, key=_depth):
         if mode[path]:
             lines.append(f"(allow file-write* {param('WRITABLE', path)})")
         else:
             lines.append(f"(deny file-write* {param('READ_ONLY', path)})")
-    for path in sorted(dict.fromkeys(policy.hidden), key=_depth):
+    hidden = sorted(dict.fromkeys(policy.hidden), key=_depth)
+    for path in hidden:
         lines.append(f"(deny file-read* file-write* {param('HIDDEN', path)})")
+    # Entries inside a hidden directory are let back in (this session's own folder).
+    inner = [p for p in mode if any(p != h and p.startswith(h.rstrip("/") + "/") for h in hidden)]
+    for path in sorted(inner, key=_depth):
+        rights = "file-read* file-write*" if mode[path] else "file-read*"
+        lines.append(f"(allow {rights} {param('REEXPOSED', path)})")
     if not policy.network:
         lines.append("(deny network*)")
     return "\n".join(lines) + "\n", params
@@ -81,6 +89,9 @@ class SeatbeltBackend:
     def confine(
         self, argv: list[str], policy: SandboxPolicy, cwd: Path, env: dict[str, str] | None
     ) -> Confinement:
+        if policy.temp_dir is not None:
+            env = dict(os.environ if env is None else env)
+            env.update(dict.fromkeys(TEMP_VARS, policy.temp_dir))
         return Confinement(seatbelt_argv(policy, argv), env)
 
     def status(self, policy: SandboxPolicy | None = None) -> SandboxStatus:

@@ -134,8 +134,25 @@ def sandbox_status(policy: SandboxPolicy | None = None) -> SandboxStatus:
     return sandbox_backend().status(policy)
 
 
+# Backends whose mounts or profile keep protected paths read-only even where they do not
+# exist yet; under the others the guard puts back what a command changed.
+_KEEPS_PROTECTED = {"bubblewrap": True, "seatbelt": True, "landlock": False}
+
+
 def confine(
     argv: list[str], policy: SandboxPolicy, cwd: Path, env: dict[str, str] | None
 ) -> Confinement:
-    """How to launch argv under the policy; unconfined when no backend is available."""
-    return sandbox_backend().confine(argv, policy, cwd, env)
+    """How to launch argv under the policy; unconfined when no backend is available.
+
+    Around every confined launch, the guard (guarded_files.py) checks afterwards the
+    protected paths the backend could not keep read-only.
+    """
+    backend = sandbox_backend()
+    launch = backend.confine(argv, policy, cwd, env)
+    if backend.name not in _KEEPS_PROTECTED or not policy.protected:
+        return launch
+    from agent_core.sandbox.guarded_files import FileGuard, GuardedConfinement
+
+    quarantine = Path(policy.quarantine) if policy.quarantine else None
+    guard = FileGuard(policy, _KEEPS_PROTECTED[backend.name], quarantine)
+    return GuardedConfinement(launch, guard)

@@ -12,7 +12,8 @@ from agent_core.config.paths import MewcodePaths
 from agent_core.config.settings import RuleEntry, Settings
 from agent_core.errors import MewCodeError
 from agent_core.sandbox.denied_reads import denied_read_paths
-from agent_core.sandbox.policy import SandboxPolicy, sandbox_policy
+from agent_core.sandbox.git_dirs import gitdir_pointer, hooks_path_dirs, nested_git_dirs
+from agent_core.sandbox.policy import SandboxPolicy, protected_in_git_dir, sandbox_policy
 
 SCRATCH_DIR = "scratch"
 
@@ -33,9 +34,16 @@ def session_policy(
     *,
     create: bool = True,
     rules: Iterable[RuleEntry] = (),
+    hooks_dirs: Iterable[Path] | None = None,
 ) -> SandboxPolicy:
-    """What this session's commands may write, read and reach (``create``: make the scratch dir)."""
+    """What this session's commands may write, read and reach (``create``: make the scratch dir).
+
+    ``hooks_dirs`` are the directories git's ``core.hooksPath`` names for this project
+    (read from git's config when not given).
+    """
     home = home if home is not None else Path.home()
+    if hooks_dirs is None:
+        hooks_dirs = hooks_path_dirs(paths.project, home)
     policy = sandbox_policy(
         project=paths.project,
         additional_dirs=[Path(d) for d in settings.additional_directories],
@@ -43,17 +51,24 @@ def session_policy(
         home=home,
         mewcode_home=paths.home,
         network=settings.sandbox_network,
+        hidden_paths=settings.hidden_paths,
+        protected_dirs=hooks_dirs,
     )
     if create:
         _make_protectable(paths.project)
     denied = denied_read_paths([*settings.rules, *rules], paths.project, home)
-    # Other sessions (of any project) are hidden in one mount; this session's own folder
-    # is let back in, read-only but for its scratch dir (tool-results/ stays readable).
-    sessions = os.path.realpath(paths.home / "projects")
+    git_dirs = nested_git_dirs(paths.project)
+    if (pointer := gitdir_pointer(paths.project / ".git")) is not None:
+        git_dirs.append(str(pointer))  # a worktree or submodule checkout: its git dir
+    nested = [p for d in git_dirs for p in protected_in_git_dir(d)]
+    # MEWCODE_HOME is hidden whole; this session's own folder is let back in, read-only
+    # but for its scratch dir (tool-results/ stays readable).
     return msgspec.structs.replace(
         policy,
         read_only=(*policy.read_only, os.path.realpath(session_dir)),
-        hidden=(*policy.hidden, sessions, *denied),
+        hidden=(*policy.hidden, *denied),
+        protected=(*policy.protected, *nested),
+        quarantine=os.path.realpath(session_dir / "quarantine"),
     )
 
 

@@ -133,9 +133,15 @@ class BashTool:
             proc.close()
             capture.finish()
             _record(ctx, args.command, proc.returncode, started, outcome)
+            findings = proc.guard_findings
+            ctx.state.sandbox_findings.extend(findings)
         if interrupted:
             raise ToolInterrupted(_ANSI.sub("", capture.text()).rstrip())
-        return _result(capture, proc.returncode, outcome, timeout_ms)
+        result = _result(capture, proc.returncode, outcome, timeout_ms)
+        if findings and isinstance(result.content, str):
+            notes = "\n".join(f"[MewCode] {line}" for line in findings)
+            result.content = f"{result.content}\n\n{notes}"
+        return result
 
 
 async def _supervise(

@@ -126,6 +126,11 @@ class GroupProcess:
     def exited(self) -> bool:
         return self._exited.done()
 
+    @property
+    def guard_findings(self) -> list[str]:
+        """What the sandbox's guard undid or found once the command ended (one line each)."""
+        return list(self._confinement.findings)
+
     async def read(self) -> bytes:
         """The next chunk of output; b"" at end of output."""
         return await self._reader.read(CHUNK_BYTES)

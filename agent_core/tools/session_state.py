@@ -46,6 +46,7 @@ class SessionToolState:
     shells: ShellRegistry = field(default_factory=ShellRegistry)
     todos: list[dict[str, Any]] = field(default_factory=list)
     execs: dict[str, ExecRecord] = field(default_factory=dict)  # by call id, until taken
+    sandbox_findings: list[str] = field(default_factory=list)  # see take_sandbox_findings
     memory: LongTermMemory | None = None  # long-term facts (Remember); None: no memory
     skill_library: SkillLibrary | None = None  # None: no skills (the Skill tool finds none)
     skill_buffer: SkillBuffer = field(default_factory=SkillBuffer)  # bodies for the next round
@@ -55,6 +56,14 @@ class SessionToolState:
         does not grow for the whole session."""
         record = self.execs.pop(call_id, None)
         return msgspec.structs.asdict(record) if record is not None else {}
+
+    def take_sandbox_findings(self) -> list[str]:
+        """What the sandbox's guard undid since the last call (commands and shells that
+        ended), one line each; taken, so each is told once."""
+        found = [*self.sandbox_findings, *self.shells.findings]
+        self.sandbox_findings.clear()
+        self.shells.findings.clear()
+        return found
 
     async def close(self) -> None:
         """Kill the session's background shells still running."""

@@ -38,13 +38,16 @@ class BackgroundShell:
         proc: GroupProcess,
         log_path: Path,
         redactor: Redactor | None = None,
+        findings: list[str] | None = None,
     ) -> None:
         self.id = shell_id
+        self._findings_sink = findings
         self.command = command
         self.proc = proc
         self.log_path = log_path
         self.started = time.monotonic()
         self.killed = False
+        self._reported = False
         self._offset = 0
         self._log = os.fdopen(open_private(log_path, os.O_WRONLY | os.O_TRUNC), "wb")
         # Undecodable bytes pass through to the log unchanged.
@@ -122,6 +125,9 @@ class BackgroundShell:
         if not self._pump.done():
             self._pump.cancel()
         self.proc.close()
+        if self._findings_sink is not None and not self._reported:
+            self._reported = True
+            self._findings_sink.extend(self.proc.guard_findings)
 
 
 def _read_span(
@@ -201,6 +207,7 @@ class ShellRegistry:
     def __init__(self) -> None:
         self._shells: dict[str, BackgroundShell] = {}
         self._count = 0
+        self.findings: list[str] = []  # what the sandbox's guard undid as shells ended
 
     async def start(
         self,
@@ -220,7 +227,7 @@ class ShellRegistry:
         except OSError as exc:
             raise ToolError(f"cannot create the shell's log file: {exc.strerror or exc}") from None
         proc = await GroupProcess.start(command, cwd, env, sandbox)
-        shell = BackgroundShell(shell_id, command, proc, log_path)
+        shell = BackgroundShell(shell_id, command, proc, log_path, findings=self.findings)
         self._shells[shell_id] = shell
         return shell
 

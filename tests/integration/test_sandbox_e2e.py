@@ -24,17 +24,22 @@ def _py_write(path: Path | str) -> str:
 
 
 def test_bypass_writes_land_only_in_the_project(
-    backend, own_tmp, fake_llm, project, tmp_path, monkeypatch, capsys
+    backend, own_tmp, fake_llm, project, tmp_path, mewcode_home, monkeypatch, capsys
 ) -> None:
+    """The project is writable; home, the rest of the disk and the shared temp dirs are
+    not; $TMPDIR (and, under bubblewrap, /tmp) is the session's own scratch dir."""
     home = Path(os.environ["HOME"])
     outside = tmp_path / "outside"
     outside.mkdir()
+    shared = Path("/tmp") / f"mewcode-shared-witness-{uuid.uuid4().hex}"
     fake_llm.script(
         bash_calls(
             _py_write(home / "home-witness"),
             _py_write(outside / "outside-witness"),
             _py_write(project / "project-witness"),
             _py_write(own_tmp / "tmp-witness"),
+            _py_write(shared),
+            'echo private > "$TMPDIR/private-witness"',
         )
     )
     code, result, err = headless_in_process(
@@ -49,7 +54,10 @@ def test_bypass_writes_land_only_in_the_project(
     assert not (home / "home-witness").exists()
     assert not (outside / "outside-witness").exists()
     assert (project / "project-witness").read_text() == "pwned"
-    assert (own_tmp / "tmp-witness").read_text() == "pwned"
+    assert not (own_tmp / "tmp-witness").exists()
+    assert not shared.exists()
+    private = list(mewcode_home.glob("projects/*/*/scratch/private-witness"))
+    assert [p.read_text() for p in private] == ["private\n"], result
 
 
 def test_credentials_are_unreadable_inside_the_sandbox(

@@ -36,33 +36,8 @@ from tests.helpers.headless import (
 
 BYPASS = ["--permission-mode", "bypassPermissions"]
 
-_GIT_LATER = "git config or hooks a command creates where none existed at launch run later"
 # test name -> backend -> why the attack still works (see `mewcode sandbox check`).
 KNOWN_GAPS = {
-    "test_git_commondir_cannot_redirect_config": {
-        "bubblewrap": "a .git/commondir missing at launch cannot be protected",
-        "landlock": "Landlock cannot keep paths read-only inside the project",
-    },
-    "test_git_init_inside_a_command_gets_protected_hooks": {
-        "bubblewrap": _GIT_LATER,
-        "landlock": _GIT_LATER,
-    },
-    "test_nested_repository_cannot_plant_git_config": {
-        "bubblewrap": _GIT_LATER,
-        "landlock": _GIT_LATER,
-    },
-    "test_background_shell_cannot_read_credentials_written_later": {
-        "bubblewrap": "hidden files are found when the command starts",
-    },
-    "test_moving_dot_git_does_not_unprotect_it": {
-        "landlock": "Landlock cannot keep paths read-only inside the project",
-    },
-    "test_mewcode_dir_created_by_a_command_cannot_widen_the_next_session": {
-        "landlock": "Landlock cannot keep paths read-only inside the project",
-    },
-    "test_writable_root_swapped_for_a_symlink_stays_put": {
-        "landlock": "a writable root inside another one can be swapped for a symlink",
-    },
     "test_network_off_blocks_mptcp": {"landlock": "Landlock filters TCP only, not MPTCP"},
     "test_fork_hopper_does_not_outlive_mewcode": {
         "landlock": "a process that keeps re-forking can outrun the leftover sweep",

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agent_core.sandbox.bwrap import bwrap_argv, hidden_mounts, mount_layers
+from agent_core.sandbox.bwrap import bwrap_argv
+from agent_core.sandbox.bwrap_plan import hidden_mounts, mount_layers
 from agent_core.sandbox.policy import SandboxPolicy, sandbox_policy
 
 
@@ -24,31 +25,60 @@ def test_session_policy_paths(tmp_path: Path) -> None:
         d.mkdir(exist_ok=True)
     policy = sandbox_policy(project, [Path("../extra")], scratch, home, mew, False, temp)
     assert policy.writable == (str(project), str(tmp_path / "extra"), str(scratch), str(temp))
-    assert f"{project}/.git/hooks" in policy.read_only
-    assert f"{project}/.mewcode" in policy.read_only
+    assert policy.temp_dir == str(temp)
+    protected = {entry.path for entry in policy.protected}
+    for root in (project, tmp_path / "extra"):
+        for rel in (".git/hooks", ".git/config", ".mewcode", ".claude", ".mcp.json", ".vscode"):
+            assert f"{root}/{rel}" in protected
     assert f"{home}/.ssh" in policy.hidden
-    assert f"{mew}/credentials.yaml" in policy.hidden
-    assert f"{mew}/run" in policy.hidden  # the warm-start server would run mewcode outside
+    assert str(mew) in policy.hidden  # credentials, settings, logs, memory, the preload server
+    assert f"{mew}/skills" in policy.read_only  # let back in: skills' scripts may be run
     assert policy.network is False
 
 
-def test_home_inside_a_writable_temp_dir_stays_read_only(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "rel",
+    [
+        ".git-credentials",
+        ".netrc",
+        ".config/gh",
+        ".claude/.credentials.json",
+        ".docker",
+        ".npmrc",
+        ".pypirc",
+        ".kube",
+        ".config/gcloud",
+    ],
+)
+def test_credentials_in_home_are_hidden(tmp_path: Path, rel: str) -> None:
+    policy = sandbox_policy(tmp_path / "p", [], tmp_path / "s", tmp_path / "h", tmp_path / "m")
+    assert str(tmp_path / "h" / rel) in policy.hidden
+
+
+def test_hidden_paths_setting_adds_to_the_hidden_list(tmp_path: Path) -> None:
+    home = tmp_path / "h"
+    policy = sandbox_policy(
+        tmp_path / "p", [], tmp_path / "s", home, tmp_path / "m",
+        hidden_paths=["~/.secrets", "/srv/keys"],
+    )  # fmt: skip
+    assert str(home / ".secrets") in policy.hidden and "/srv/keys" in policy.hidden
+
+
+def test_home_inside_a_writable_root_stays_read_only_and_keeps_its_rc_files(tmp_path) -> None:
     home = tmp_path / "home"
     home.mkdir()
-    policy = sandbox_policy(tmp_path / "p", [], tmp_path / "s", home, home / ".mc", True, tmp_path)
+    policy = sandbox_policy(home / "p", [], home / "s", home, home / ".mc")
     assert str(home) in policy.read_only
-    assert str(tmp_path / "p") not in policy.read_only
+    policy = sandbox_policy(home, [], tmp_path / "s", home, home / ".mc")  # the project is ~
+    protected = {entry.path for entry in policy.protected}
+    assert str(home / ".bashrc") in protected and str(home / ".gitconfig") in protected
 
 
-def test_default_temp_dir_follows_tmpdir_as_it_is_now(tmp_path: Path, monkeypatch) -> None:
-    # tempfile.gettempdir() caches its first answer; the policy must not.
-    first, second = tmp_path / "a", tmp_path / "b"
-    first.mkdir()
-    second.mkdir()
-    for temp in (first, second):
-        monkeypatch.setenv("TMPDIR", str(temp))
-        policy = sandbox_policy(tmp_path / "p", [], tmp_path / "s", tmp_path, tmp_path)
-        assert str(temp) in policy.writable
+def test_the_shared_temp_dir_is_not_writable_the_sessions_own_is(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    policy = sandbox_policy(tmp_path / "p", [], tmp_path / "s", tmp_path / "h", tmp_path / "m")
+    assert str(tmp_path) not in policy.writable and "/tmp" not in policy.writable
+    assert policy.temp_dir == str(tmp_path / "s")
 
 
 def effective_writable(layers: list[tuple[str, bool]], path: str) -> bool:
@@ -187,6 +217,8 @@ def test_other_sessions_cost_one_mount_however_many_projects(paths, tmp_path) ->
     argv = bwrap_argv(
         session_policy(paths, Settings(), session, home=tmp_path / "home"), paths.project, []
     )
-    projects = os.path.realpath(paths.home / "projects")
     own = os.path.realpath(session)
-    assert argv.index(projects) < argv.index(own) < argv.index(os.path.join(own, "scratch"))
+    scratch = os.path.join(own, "scratch")
+    text = " ".join(argv)
+    assert text.index(f"--ro-bind {own} {own}") < text.index(f"--bind {scratch} {scratch}")
+    assert not any("/projects/other-" in arg for arg in argv)

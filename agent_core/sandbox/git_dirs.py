@@ -1,0 +1,108 @@
+"""The git directories inside a project besides its own: nested repositories, submodules.
+
+Each one's hooks and config are code the user's git runs later, outside any sandbox,
+so the sandbox keeps them read-only like the project's own (policy.py). They are found
+when the session opens, by a capped walk; one a command creates later is dealt with by
+the guard (guarded_files.py).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+WALK_LIMIT = 20_000  # entries read; past it the walk stops with what it found
+MAX_GIT_DIRS = 64  # mounts per command stay cheap
+_POINTER_BYTES = 4096  # a `.git` file holds one "gitdir: PATH" line
+
+
+def gitdir_pointer(dot_git_file: Path) -> Path | None:
+    """Where a ``.git`` file (a submodule's or a linked worktree's) points, or None."""
+    try:
+        with open(dot_git_file, "rb") as fh:
+            head = fh.read(_POINTER_BYTES)
+    except OSError:
+        return None
+    text = head.decode("utf-8", "replace").strip()
+    if not text.startswith("gitdir:"):
+        return None
+    target = Path(text.removeprefix("gitdir:").strip())
+    if not target.is_absolute():
+        target = dot_git_file.parent / target
+    return Path(os.path.realpath(target))
+
+
+def _is_git_dir(path: Path) -> bool:
+    return (path / "HEAD").is_file() or (path / "config").is_file()
+
+
+def _entries(top: Path, budget: list[int]):
+    """(path, is_dir) of every entry under ``top``, not descending into ``.git``
+    directories or symlinks, until the shared ``budget`` of entries is spent."""
+    stack = [top]
+    while stack and budget[0] > 0:
+        try:
+            with os.scandir(stack.pop()) as it:
+                entries = list(it)
+        except OSError:
+            continue
+        for entry in entries:
+            budget[0] -= 1
+            if budget[0] <= 0:
+                return
+            try:
+                is_dir = entry.is_dir(follow_symlinks=False)
+            except OSError:
+                is_dir = False
+            yield Path(entry.path), is_dir
+            if is_dir and entry.name != ".git":
+                stack.append(Path(entry.path))
+
+
+def _modules(git_dir: Path, found: dict[str, None], budget: list[int]) -> None:
+    """Submodule git directories kept under ``.git/modules`` (nested ones too)."""
+    modules = git_dir / "modules"
+    if not modules.is_dir():
+        return
+    for path, is_dir in _entries(modules, budget):
+        if is_dir and _is_git_dir(path) and len(found) < MAX_GIT_DIRS:
+            found[str(path)] = None
+
+
+def nested_git_dirs(project: Path, limit: int = WALK_LIMIT) -> list[str]:
+    """Resolved git directories below ``project`` other than ``project/.git`` itself."""
+    project = Path(os.path.realpath(project))
+    found: dict[str, None] = {}
+    budget = [limit]
+    _modules(project / ".git", found, budget)
+    for path, is_dir in _entries(project, budget):
+        if len(found) >= MAX_GIT_DIRS:
+            break
+        if path.name != ".git" or path.parent == project:
+            continue
+        if is_dir:
+            found[str(path)] = None
+            _modules(path, found, budget)
+        elif (target := gitdir_pointer(path)) is not None and target.is_dir():
+            found[str(target)] = None
+    own = str(project / ".git")
+    return [d for d in found if d != own][:MAX_GIT_DIRS]
+
+
+def hooks_path_dirs(project: Path, home: Path) -> list[Path]:
+    """The directories ``core.hooksPath`` names for the project's repository (its own
+    config, then the user's), resolved against the project as git does."""
+    from agent_core.sandbox.git_config_safety import config_entries
+
+    files = [project / ".git" / "config", home / ".gitconfig", home / ".config" / "git" / "config"]
+    if (pointer := gitdir_pointer(project / ".git")) is not None:
+        files[0] = pointer / "config"
+    found: list[Path] = []
+    for file in files:
+        if not file.is_file():
+            continue
+        for key, value in config_entries(file, includes=True) or []:
+            if key.lower() == "core.hookspath" and value:
+                text = os.path.expanduser(value) if value.startswith("~/") else value
+                found.append(Path(os.path.realpath(project / text)))
+    return list(dict.fromkeys(found))
