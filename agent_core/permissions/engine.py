@@ -41,6 +41,8 @@ class PermissionPolicy(msgspec.Struct):
     mode: str  # default | acceptEdits | plan | bypassPermissions
     home: Path  # for ~ expansion
     read_dirs: list[Path] = []  # readable, never writable: the session's own tool-results/
+    # More directories whose writes ask in every mode (git's core.hooksPath).
+    protected_dirs: list[Path] = []
 
 
 class PermissionVerdict(msgspec.Struct):
@@ -86,9 +88,9 @@ def decide(request: PermissionRequest, policy: PermissionPolicy) -> PermissionVe
     return _rules_then_mode(actions, policy, scope, uncertain, risky)
 
 
-def _names_protected(entry: RuleEntry, action: Action) -> bool:
+def _names_protected(entry: RuleEntry, action: Action, extra: Sequence[Path]) -> bool:
     """An allow rule covers a protected write only when it spells the protected name."""
-    names = [protected_name(t) for t in action.writes]
+    names = [protected_name(t, extra) for t in action.writes]
     return all(n is None or n.casefold() in entry.rule.casefold() for n in names)
 
 
@@ -116,7 +118,10 @@ def _rules_then_mode(
         elif (
             uncertain
             or (policy.mode == "plan" and not action.read_only)
-            or (protected_write(action) and not _names_protected(entry, action))
+            or (
+                protected_write(action, policy.protected_dirs)
+                and not _names_protected(entry, action, policy.protected_dirs)
+            )
         ):
             uncovered.append(action)
         elif entry.rule not in allowed_by:
@@ -128,7 +133,7 @@ def _rules_then_mode(
     if actions and not uncovered:
         rules = ", ".join(allowed_by)
         return PermissionVerdict("allow", "rules", f"allowed by rule {rules}", rules)
-    outcome = mode_decision(uncovered, policy.mode, uncertain, risky)
+    outcome = mode_decision(uncovered, policy.mode, uncertain, risky, policy.protected_dirs)
     verdict = PermissionVerdict(outcome.decision, "mode", outcome.reason)  # type: ignore[arg-type]
     if verdict.decision == "allow" and allowed_by:
         verdict.rule = ", ".join(allowed_by)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import NamedTuple
 
 from agent_core.permissions.actions import Action
@@ -17,10 +18,10 @@ class ModeDecision(NamedTuple):
     reason: str
 
 
-def protected_write(action: Action) -> str | None:
+def protected_write(action: Action, extra: Sequence[Path] = ()) -> str | None:
     """``name: path`` of the first protected path the action writes, if any."""
     for target in action.writes:
-        if name := protected_name(target):
+        if name := protected_name(target, extra):
             return f"{name} ({target.raw})"
     return None
 
@@ -34,7 +35,11 @@ def _needs_approval(action: Action, mode: str) -> bool:
 
 
 def mode_decision(
-    actions: list[Action], mode: str, uncertain: list[str], risky: Sequence[str] = ()
+    actions: list[Action],
+    mode: str,
+    uncertain: list[str],
+    risky: Sequence[str] = (),
+    protected: Sequence[Path] = (),
 ) -> ModeDecision:
     """Decide the actions left over by the rules layer.
 
@@ -56,10 +61,10 @@ def mode_decision(
                 f"could amount to a blacklisted command: {risky[0]}"[:400],
             )
     for action in actions:
-        if protected := protected_write(action):
+        if written := protected_write(action, protected):
             if mode == "plan":
                 return ModeDecision("deny", PLAN_REASON)
-            return ModeDecision("ask", f"writes to a protected path: {protected}")
+            return ModeDecision("ask", f"writes to a protected path: {written}")
     if mode == "plan":
         if any(not a.read_only or a.unknown_paths for a in actions):
             return ModeDecision("deny", PLAN_REASON)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import os
 import stat
+from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
 
@@ -22,7 +23,7 @@ from agent_core.permissions.tree_walk import walk_tree as walk_tree
 
 # Writes here ask in every mode: they change how git, the shell or MewCode itself behave.
 PROTECTED_NAMES = frozenset({
-    ".git", ".mewcode", ".mcp.json", ".ssh", ".gnupg", ".vscode", ".idea",
+    ".git", ".mewcode", ".claude", ".mcp.json", ".husky", ".ssh", ".gnupg", ".vscode", ".idea",
     ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc",
     ".zprofile", ".zshenv", ".zlogin", ".zlogout", ".gitconfig", ".gitmodules",
     ".git-credentials", ".netrc", ".npmrc", ".pypirc", ".envrc",
@@ -185,10 +186,14 @@ def resolve(raw: str, base: Path, home: Path, roots: list[Path]) -> ResolvedPath
     return ResolvedPath(raw, kernel, lexical, root if other is not None else None, shell)
 
 
-def protected_name(target: ResolvedPath) -> str | None:
-    """The protected component (``.git``, ``.bashrc``...) a path goes through, if any."""
+def protected_name(target: ResolvedPath, extra: Sequence[Path] = ()) -> str | None:
+    """The protected component (``.git``, ``.bashrc``...) a path goes through, if any;
+    ``extra`` are more protected directories (the ``core.hooksPath`` one)."""
     if target.root is None:
         return None
+    for directory in extra:
+        if target.path != target.root and is_inside(target.path, directory):
+            return directory.name or str(directory)
     try:
         parts = target.path.relative_to(target.root).parts
     except ValueError:
