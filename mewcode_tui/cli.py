@@ -270,7 +270,7 @@ def headless_command(args: argparse.Namespace) -> int:
 
 def tui_command(args: argparse.Namespace) -> int:
     from mewcode_tui.app_runner import TuiOptions, run_tui
-    from mewcode_tui.session_start import options_for
+    from mewcode_tui.session_start import needs_trust_dialog, options_for
 
     flags = start_flags(args)
     cwd, paths, settings = _setup(args)
@@ -284,7 +284,7 @@ def tui_command(args: argparse.Namespace) -> int:
         demo=args.demo,
         prompt=args.prompt,
         flags=flags,
-        ask_trust=not settings.project_trusted,
+        ask_trust=needs_trust_dialog(paths, settings),
     )
     return run_tui(options_for(options, settings, os.environ))
 

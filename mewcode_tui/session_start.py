@@ -182,6 +182,13 @@ def demo_options(options: TuiOptions) -> TuiOptions:
     )
 
 
+def needs_trust_dialog(paths: MewcodePaths, settings: Settings) -> bool:
+    """Untrusted, or trusted with hooks or MCP servers new or changed since: ask."""
+    from agent_core.config.program_trust import pending_changes
+
+    return not settings.project_trusted or bool(pending_changes(paths, settings))
+
+
 def options_for(options: TuiOptions, settings: Settings, env: Mapping[str, str]) -> TuiOptions:
     """The options with ``settings`` in force: flags first, then what the settings say."""
     from agent_core.llm.factory import detect_provider

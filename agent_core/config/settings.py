@@ -20,6 +20,7 @@ from typing import Any
 import msgspec
 
 from agent_core.config.paths import MewcodePaths
+from agent_core.config.program_trust import trusted_programs
 from agent_core.config.settings_edit import (
     append_rule,
     edit_settings,
@@ -83,6 +84,10 @@ def load_settings(paths: MewcodePaths, *, trust_project: bool = False) -> Settin
     user = _load(paths.user_settings, merged)
     trusted_list = (user.trustedProjects or []) if user else []
     merged.project_trusted = trust_project or is_trusted(paths.project, trusted_list)
+    if trust_project:
+        merged.trusted_programs = None  # as the folder is now, for this run
+    elif merged.project_trusted:
+        merged.trusted_programs = frozenset(trusted_programs(paths))
     if user is not None:
         _apply(merged, user, paths.user_settings, limits)
     for file in (paths.project_settings, paths.local_settings):

@@ -127,5 +127,8 @@ class Settings(msgspec.Struct):
     allow_unsandboxed: bool = False  # read from user settings only
     hidden_paths: list[str] = []  # sandbox.hiddenPaths, from user settings only
     project_trusted: bool = False  # the project's own files applied in full
+    # Fingerprints of the project programs (hooks, MCP servers) the user trusted; None: all
+    # of them, for this run (--trust-project). See config/program_trust.py.
+    trusted_programs: frozenset[str] | None = frozenset()
     skipped_until_trust: list[SkippedSettings] = []
     problems: list[str] = []  # one line per invalid entry or ignored key, for the user

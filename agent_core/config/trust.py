@@ -7,13 +7,16 @@ ask rules, a stricter mode, ``sandbox.network: false``); anything that loosens
 permissions or runs code (allow rules, looser modes, ``additionalDirectories``,
 hooks, MCP servers, language servers, limits) waits for trust.
 
+Trust is bound to content: what the folder's files start (hooks, MCP servers) is
+recorded when it is trusted, and a program not recorded waits (program_trust.py).
 Trust is exact: ``trustedProjects`` in the user's settings file lists resolved
 project paths, and trusting a directory does not trust the directories below
 it (each may be another checkout with its own settings). It is recorded by the
 TUI's trust dialog; ``--trust-project`` trusts for one run without recording.
 
-Whatever loads ``.mcp.json`` (not read by anything yet) or project hooks must
-start project servers and hooks only when ``Settings.project_trusted`` holds.
+Whatever loads ``.mcp.json`` or project hooks starts project servers and hooks only
+when ``Settings.project_trusted`` holds and their fingerprint is in
+``Settings.trusted_programs``.
 """
 
 from __future__ import annotations
@@ -52,15 +55,19 @@ def is_trusted(project: Path, entries: Iterable[str]) -> bool:
 
 
 def record_trust(paths: MewcodePaths) -> bool:
-    """Add the project to ``trustedProjects`` in the user's settings; False if already there.
+    """Add the project to ``trustedProjects`` in the user's settings, and record the
+    programs its files start as they are now (program_trust.py); False if the folder
+    was listed already (its programs are recorded again all the same).
 
     Keeps the rest of the file as written (comments included) when it can append
     a line; raises ConfigError when the file cannot be read or written.
     """
+    from agent_core.config.program_trust import project_programs, record_programs
     from agent_core.config.settings import load_settings_file
 
     file = paths.user_settings
     raw = load_settings_file(file)  # ConfigError for a file we must not rewrite
+    record_programs(paths, project_programs(paths))
     if raw is not None and raw.trustedProjects and is_trusted(paths.project, raw.trustedProjects):
         return False
     try:

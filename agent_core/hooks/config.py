@@ -14,13 +14,17 @@ A malformed entry is one problem line naming its file; the rest load.
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
 from agent_core.config.paths import MewcodePaths
 from agent_core.hooks.matcher import matcher_problem
+
+if TYPE_CHECKING:
+    from agent_core.config.program_trust import ProgramEntry
 
 HOOK_EVENTS = (
     "SessionStart",
@@ -49,12 +53,30 @@ class HookCommand(msgspec.Struct, frozen=True):
         """How the user is told which hook this is: file, event and command."""
         return f"hook {shown_path(Path(self.source), project)} {self.event} `{self.command}`"
 
+    def fingerprint(self) -> str:
+        """What trust records of this hook (config/program_trust.py)."""
+        from agent_core.config.program_trust import hook_fingerprint
+
+        return hook_fingerprint(self.source, self.event, self.matcher, self.command, self.timeout_s)
+
+    def program_entry(self, project: Path) -> ProgramEntry:
+        from agent_core.config.program_trust import ProgramEntry
+
+        matcher = f" [{self.matcher}]" if self.matcher else ""
+        where = f"{shown_path(Path(self.source), project)}: hook {self.event}{matcher}"
+        return ProgramEntry("hook", where, self.command, self.fingerprint())
+
 
 class HookSettings(msgspec.Struct):
-    """The hooks that run, the project's that wait for trust, and what could not be read."""
+    """The hooks that run, the project's that wait for trust, and what could not be read.
+
+    ``changed`` are those of a trusted project that wait because they are not what the
+    user trusted (new or changed since); they are in ``waiting_for_trust`` too.
+    """
 
     active: list[HookCommand] = []
     waiting_for_trust: list[HookCommand] = []
+    changed: list[HookCommand] = []
     problems: list[str] = []
 
 
@@ -148,9 +170,17 @@ def hook_files(paths: MewcodePaths, user_home: Path) -> list[tuple[Path, Scope]]
 
 
 def load_hooks(
-    paths: MewcodePaths, *, trusted: bool, user_home: Path | None = None
+    paths: MewcodePaths,
+    *,
+    trusted: bool,
+    user_home: Path | None = None,
+    approved: Collection[str] | None = None,
 ) -> HookSettings:
-    """The hooks in force for this project (those of an untrusted project wait)."""
+    """The hooks in force for this project (those of an untrusted project wait).
+
+    In a trusted project, ``approved`` (fingerprints) are the project hooks the user
+    trusted; the others wait too. None: every hook of a trusted project runs.
+    """
     result = HookSettings()
     for file, scope in hook_files(paths, user_home or Path.home()):
         data, problem = _read_hooks_value(file)
@@ -158,7 +188,18 @@ def load_hooks(
             result.problems.append(problem)
         hooks, problems = parse_hooks(data, str(file))
         result.problems.extend(problems)
-        if scope != "user" and not trusted:
+        if scope != "user" and trusted and approved is not None:
+            changed = [h for h in hooks if h.fingerprint() not in approved]
+            result.changed.extend(changed)
+            if changed:
+                shown = ", ".join(f"{h.event} `{h.command}`" for h in changed)
+                result.problems.append(
+                    f"{file}: hooks not run: new or changed since you trusted this folder: "
+                    f"{shown} (open mewcode here to review them, or run with --trust-project)"
+                )
+            result.waiting_for_trust.extend(changed)
+            result.active.extend(h for h in hooks if h not in changed)
+        elif scope != "user" and not trusted:
             result.waiting_for_trust.extend(hooks)
             if hooks and file.suffix == ".json":  # settings.py reports its own YAML files
                 result.problems.append(
@@ -168,6 +209,15 @@ def load_hooks(
         else:
             result.active.extend(hooks)
     return result
+
+
+def project_hooks(paths: MewcodePaths, user_home: Path | None = None) -> list[HookCommand]:
+    """Every hook the project's own files configure (trusted or not)."""
+    found: list[HookCommand] = []
+    for file, scope in hook_files(paths, user_home or Path.home()):
+        if scope != "user":
+            found += parse_hooks(_read_hooks_value(file)[0], str(file))[0]
+    return found
 
 
 def _read_hooks_value(file: Path) -> tuple[Any, str | None]:

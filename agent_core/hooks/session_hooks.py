@@ -54,7 +54,9 @@ class SessionHooks:
         withheld: tuple[str, ...],
     ) -> SessionHooks:
         """The hooks configured for this project (an untrusted project's wait)."""
-        found = load_hooks(paths, trusted=settings.project_trusted)
+        found = load_hooks(
+            paths, trusted=settings.project_trusted, approved=settings.trusted_programs
+        )
         if not found.active:
             return cls(found, None)
         env = hook_env(paths.project, withheld, os.environ)

@@ -10,15 +10,19 @@ import json
 import shlex
 from collections.abc import Collection, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import msgspec
 
 from agent_core.config.paths import MewcodePaths
+from agent_core.config.program_trust import mcp_fingerprint
 from agent_core.mcp.expand import ProjectEnv, UnsetVariable, expand
 from agent_core.mcp.model import ConfigScope, McpConfig, McpServerSpec
 from agent_core.mcp.names import server_name_problem
+
+if TYPE_CHECKING:
+    from agent_core.config.program_trust import ProgramEntry
 
 _HTTP_TYPES = ("http", "streamable-http")
 _ONLY = "only stdio and http servers are supported"
@@ -41,11 +45,14 @@ def load_mcp_config(
     home: Path,
     env: Mapping[str, str],
     withheld: Collection[str] = (),
+    approved: Collection[str] | None = None,
 ) -> McpConfig:
     """The configured servers: later files replace earlier entries of the same name.
 
     An untrusted project's servers go to ``untrusted`` and cannot replace the user's.
     ``withheld`` names the variables a project's file may not expand (API keys).
+    In a trusted project, ``approved`` (fingerprints) are the project servers the user
+    trusted; the others wait as an untrusted project's do (None: all may start).
     """
     config = McpConfig()
     user: dict[str, McpServerSpec] = {}
@@ -55,9 +62,15 @@ def load_mcp_config(
     project_env = ProjectEnv(env, frozenset(withheld))
     project = _read(paths.project / ".mcp.json", "project", home, project_env, config.problems)
     if trusted:
+        if approved is not None:
+            config.changed = [s.name for s in project if s.fingerprint not in approved]
+            waiting = [s for s in project if s.name in config.changed]
+            project = [s for s in project if s.name not in config.changed]
         merged = dict(user)
         merged.update((s.name, s) for s in project)
         config.servers = [_run_in(s, paths.project) for s in merged.values()]
+        if approved is not None:
+            config.untrusted = [s for s in waiting if s.name not in user]
         return config
     # Not in an untrusted project: `python -m x`, npx and uvx would find code it planted.
     config.servers = [_run_in(s, home) for s in user.values()]
@@ -111,7 +124,10 @@ def _read(
             problems.append(f"{file}: {problem}")
             continue
         try:
-            found.append(_spec(name, entry, file, scope, home, env))
+            spec = _spec(name, entry, file, scope, home, env)
+            if scope == "project":  # what trusting the project records (program_trust.py)
+                spec = msgspec.structs.replace(spec, fingerprint=mcp_fingerprint(name, entry))
+            found.append(spec)
         except _Bad as exc:
             problems.append(f"{file}: server {name!r}: {exc}")
         except UnsetVariable as exc:
@@ -119,8 +135,34 @@ def _read(
     return found
 
 
+def project_server_entries(paths: MewcodePaths) -> list[ProgramEntry]:
+    """Every server the project's ``.mcp.json`` configures, for trust (config/program_trust.py)."""
+    from agent_core.config.program_trust import ProgramEntry
+
+    found = []
+    for name, entry in _servers_map(paths.project / ".mcp.json", []).items():
+        if isinstance(entry, dict) and entry.get("disabled") is True:
+            continue
+        what = _written_target(entry)
+        found.append(
+            ProgramEntry(
+                "mcp", f".mcp.json: server {name}", str(what), mcp_fingerprint(name, entry)
+            )
+        )
+    return found
+
+
+def _written_target(entry: Any) -> str:
+    if not isinstance(entry, dict):
+        return repr(entry)
+    if isinstance(entry.get("url"), str):
+        return _shown_url(entry["url"])
+    args = entry.get("args") if isinstance(entry.get("args"), list) else []
+    return shlex.join([str(entry.get("command", "")), *map(str, args)])
+
+
 def _servers_map(file: Path, problems: list[str]) -> dict[str, Any]:
-    """The file's ``mcpServers`` object; {} when the file is missing or unusable."""
+    """The file's ``mcpServers`` object; {} when the file is missing, empty or unusable."""
     try:
         data = file.read_bytes()
     except FileNotFoundError:
@@ -128,6 +170,8 @@ def _servers_map(file: Path, problems: list[str]) -> dict[str, Any]:
     except OSError as exc:
         problems.append(f"{file}: cannot read: {exc.strerror or exc}")
         return {}
+    if not data.strip():
+        return {}  # empty: as absent (the sandbox's stand-in for a missing file is empty)
     data = data.removeprefix(b"\xef\xbb\xbf")  # a byte-order mark some Windows editors add
     try:
         servers = msgspec.json.decode(data, type=_ServersFile).mcpServers

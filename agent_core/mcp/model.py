@@ -29,6 +29,7 @@ class McpServerSpec(msgspec.Struct, frozen=True, omit_defaults=True):
     url: str = ""  # http
     headers: dict[str, str] = {}
     shown: str = ""  # the command line or URL for display, as written (variables unexpanded)
+    fingerprint: str = ""  # of the entry as written: what trusting the project records
 
     def key(self) -> str:
         """What identifies this server's code and connection: a change makes a new key."""
@@ -52,6 +53,7 @@ class McpConfig(msgspec.Struct):
 
     servers: list[McpServerSpec] = []  # may start
     untrusted: list[McpServerSpec] = []  # a project's servers before the project is trusted
+    changed: list[str] = []  # of those, in a trusted project: new or changed since trusted
     problems: list[str] = []  # one line each: file, server name, reason
 
 

@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+RETRUST_HINT = "open mewcode here to review them, or run with --trust-project"
+
 if TYPE_CHECKING:
     from agent_core.config.paths import MewcodePaths
     from agent_core.config.settings import Settings
@@ -27,6 +29,7 @@ def session_mcp_config(
         home=home if home is not None else Path.home(),
         env=env,
         withheld=keys - {""},
+        approved=settings.trusted_programs,
     )
 
 
@@ -40,7 +43,12 @@ def open_mcp_servers(
     problems, one line each. Project servers start only in a trusted project."""
     config = session_mcp_config(paths, settings, env, home)
     problems = list(config.problems)
-    if config.untrusted:
+    if config.changed:
+        problems.append(
+            f"{paths.project / '.mcp.json'}: MCP servers not started: new or changed since you "
+            f"trusted this folder: {', '.join(config.changed)} ({RETRUST_HINT})"
+        )
+    elif config.untrusted:
         names = ", ".join(s.name for s in config.untrusted)
         problems.append(
             f"{config.untrusted[0].source}: MCP servers not started until you trust this "

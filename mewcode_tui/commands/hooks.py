@@ -27,7 +27,11 @@ def hook_lines(hooks: list[HookCommand], project: Path) -> list[str]:
 def list_hooks(host: CommandHost, args: str) -> None:
     from agent_core.hooks.config import load_hooks
 
-    found = load_hooks(host.paths, trusted=host.settings.project_trusted)
+    found = load_hooks(
+        host.paths,
+        trusted=host.settings.project_trusted,
+        approved=host.settings.trusted_programs,
+    )
     project = host.paths.project
     if found.active:
         lines = [f"Hooks ({len(found.active)}): event  [matcher]  command  timeout, then the file"]

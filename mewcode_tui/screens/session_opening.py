@@ -112,6 +112,9 @@ class SessionOpeningScreen(Screen):
             self.options, notes = trust_project(self.options, self._env)
             for note in notes:
                 self.say(note, "warning")
+        elif self.options.settings.project_trusted:
+            self.options = replace(self.options, ask_trust=False)
+            self.say("Not now: the new and changed hooks and MCP servers do not run this time.")
         else:
             self.options = replace(self.options, ask_trust=False)
             self.say("Not trusted: this folder's settings only make things stricter this time.")

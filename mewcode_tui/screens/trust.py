@@ -30,6 +30,12 @@ EXPLANATION = (
     "rules, looser modes, extra directories, hooks and MCP servers wait. Where your API "
     "key is sent is never read from a folder."
 )
+RETRUST_TITLE = "Programs in this folder changed since you trusted it"
+RETRUST_EXPLANATION = (
+    "MewCode runs a trusted folder's hooks and MCP servers only as they were when you "
+    "trusted it. These are new or changed (by a session, a git pull or anyone) and wait "
+    "until you trust them:"
+)
 
 
 def skipped_lines(skipped: list[tuple[str, list[str]]]) -> str:
@@ -69,20 +75,29 @@ class TrustScreen(GuardedModal[TrustAnswer]):
         remembered_in: str,
         *,
         key_guard: float = DEFAULT_KEY_GUARD,
+        changed: list[str] | None = None,
     ) -> None:
         super().__init__(key_guard=key_guard)
         self.project = project
         self.skipped = skipped
         self.remembered_in = remembered_in
+        self.changed = changed  # a trusted folder whose programs changed: ask again
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static("Do you trust the files in this folder?", id="title")
-            yield Static(Content(self.project), id="project")
-            yield Static(EXPLANATION, id="explanation")
-            yield Static("Trusting it turns on:", id="skipped-title")
+            if self.changed is None:
+                yield Static("Do you trust the files in this folder?", id="title")
+                yield Static(Content(self.project), id="project")
+                yield Static(EXPLANATION, id="explanation")
+                yield Static("Trusting it turns on:", id="skipped-title")
+                listed = skipped_lines(self.skipped)
+            else:
+                yield Static(RETRUST_TITLE, id="title")
+                yield Static(Content(self.project), id="project")
+                yield Static(RETRUST_EXPLANATION, id="explanation")
+                listed = "\n".join(f"• {line}" for line in self.changed)
             with VerticalScroll(id="skipped"):
-                yield Static(Content(skipped_lines(self.skipped)))
+                yield Static(Content(listed))
             yield Static(self._options(), id="options")
         yield Footer()
 
@@ -91,15 +106,18 @@ class TrustScreen(GuardedModal[TrustAnswer]):
             name: key_hint(self.app, self.BINDINGS, f"mewcode.trust.{name}")
             for name in ("trust", "not_now", "quit")
         }
+        yes = "Yes, trust this folder" if self.changed is None else "Yes, trust them"
+        later = "continue restricted" if self.changed is None else "continue without them"
         return Content.assemble(
             Content.from_markup(
-                "[@click=screen.choose('trust')][b]$trust[/b] Yes, trust this folder[/]", **keys
+                "[@click=screen.choose('trust')][b]$trust[/b] $yes[/]", yes=yes, **keys
             ),
             Content(f" (remembered in {self.remembered_in})\n"),
             Content.from_markup(
-                "[@click=screen.choose('restricted')][b]$not_now[/b] Not now: continue restricted "
+                "[@click=screen.choose('restricted')][b]$not_now[/b] Not now: $later "
                 "(asked again next time)[/]\n"
                 "[@click=screen.choose('quit')][b]$quit[/b] Quit[/]",
+                later=later,
                 **keys,
             ),
         )
@@ -112,8 +130,19 @@ class TrustScreen(GuardedModal[TrustAnswer]):
 def trust_screen(
     paths: MewcodePaths, settings: Settings, *, home: Path | None = None
 ) -> TrustScreen:
-    """The dialog for this project: what its files set that waits for trust."""
+    """The dialog for this project: what its files set that waits for trust, or, for a
+    trusted project, which of its programs changed since."""
     from mewcode_tui.widgets.status_bar import short_path
+
+    if settings.project_trusted:
+        from agent_core.config.program_trust import pending_changes
+
+        return TrustScreen(
+            short_path(paths.project, home),
+            [],
+            short_path(paths.user_settings, home),
+            changed=pending_changes(paths, settings),
+        )
 
     skipped = []
     for entry in settings.skipped_until_trust:

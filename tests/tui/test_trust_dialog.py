@@ -13,7 +13,7 @@ from agent_core.agent.runtime import Runtime, RuntimeOptions
 from agent_core.config.settings import RuleEntry, load_settings
 from mewcode_tui.app import MewCodeApp
 from mewcode_tui.screens.trust import TrustScreen
-from mewcode_tui.session_start import TuiOptions
+from mewcode_tui.session_start import TuiOptions, needs_trust_dialog
 from mewcode_tui.transcript import NoticeEntry
 from tests.helpers.scripted import EchoTool, ScriptedProvider, Step
 from tests.tui.conftest import wait_until
@@ -34,7 +34,7 @@ def untrusted_project(paths) -> None:
 def make_app(paths, project) -> MewCodeApp:
     settings = load_settings(paths)
     options = TuiOptions(
-        cwd=project, paths=paths, settings=settings, ask_trust=not settings.project_trusted
+        cwd=project, paths=paths, settings=settings, ask_trust=needs_trust_dialog(paths, settings)
     )
 
     async def opener(opts, provider):
@@ -168,3 +168,42 @@ async def test_the_dialog_names_the_project_mcp_servers_trust_would_start(paths,
             ".mcp.json: MCP server git (uvx mcp-server-git --repo '${REPO_TOKEN:-none}')" in shown
         )
         await pilot.press("2")
+
+
+def claude_hook(project, command: str) -> None:
+    import json
+
+    hook = {"hooks": [{"type": "command", "command": command}]}
+    (project / ".claude").mkdir(exist_ok=True)
+    (project / ".claude" / "settings.json").write_text(
+        json.dumps({"hooks": {"SessionStart": [hook]}})
+    )
+
+
+async def test_a_changed_hook_in_a_trusted_project_is_asked_about_again(
+    paths, project, tmp_path
+) -> None:
+    from agent_core.config.trust import record_trust
+
+    witness = tmp_path / "hook-ran"
+    claude_hook(project, "true")
+    record_trust(paths)
+    claude_hook(project, f"touch {witness}")
+    app = make_app(paths, project)
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = await open_dialog(pilot, app)
+        assert "changed since you trusted it" in str(dialog.query_one("#title").render())
+        shown = str(dialog.query_one("#skipped Static").render())
+        assert f"touch {witness} (was: true)" in shown
+        await pilot.press("2")  # not now: it waits
+        screen = app.main_screen
+        await wait_until(pilot, lambda: screen.runtime is not None)
+        assert not witness.exists()
+    app = make_app(paths, project)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_dialog(pilot, app)  # asked again next time
+        await pilot.press("1")
+        screen = app.main_screen
+        await wait_until(pilot, lambda: screen.runtime is not None)
+        await wait_until(pilot, witness.exists)  # trusted now: the SessionStart hook runs
+    assert not needs_trust_dialog(paths, load_settings(paths))
