@@ -157,8 +157,9 @@ def _written_target(entry: Any) -> str:
         return repr(entry)
     if isinstance(entry.get("url"), str):
         return _shown_url(entry["url"])
-    args = entry.get("args") if isinstance(entry.get("args"), list) else []
-    return shlex.join([str(entry.get("command", "")), *map(str, args)])
+    args = entry.get("args")
+    listed = [str(a) for a in args] if isinstance(args, list) else []
+    return shlex.join([str(entry.get("command", "")), *listed])
 
 
 def _servers_map(file: Path, problems: list[str]) -> dict[str, Any]:
