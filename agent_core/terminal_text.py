@@ -51,6 +51,8 @@ def is_hidden(char: str) -> bool:
 
 def _escape_run(match: re.Match[str]) -> str:
     run, start, whole = match.group(), match.start(), match.string
+    if run.isprintable() and _HIDDEN_EXTRA.isdisjoint(run):
+        return run  # 中文, é, 🐱: printable (no control, format or separator among them)
     out = []
     for offset, char in enumerate(run):
         if not is_hidden(char):
