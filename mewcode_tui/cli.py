@@ -125,8 +125,18 @@ def _exit_soon(code: int) -> None:
 
 
 def fail(message: str, code: int = 1) -> int:
-    sys.stderr.write(f"mewcode: {message}\n")
+    """Say ``message`` on stderr (its control characters escaped); returns ``code``."""
+    from agent_core.terminal_text import visible_text
+
+    sys.stderr.write(f"mewcode: {visible_text(message, multiline=True)}\n")
     return code
+
+
+def warn(problem: str) -> None:
+    """A ``mewcode: warning:`` line on stderr; a file name or value in it is shown escaped."""
+    from agent_core.terminal_text import visible_text
+
+    sys.stderr.write(f"mewcode: warning: {visible_text(problem, multiline=True)}\n")
 
 
 def resolve_cwd(raw: str | None) -> Path:
@@ -299,12 +309,13 @@ def permissions_command(argv: list[str]) -> int:
         return fail(usage, 2)
     cwd, trust, rest = _subcommand_options(argv[1:])
     from agent_core.permissions.check import run_check
+    from agent_core.terminal_text import visible_text
 
     _, paths, settings = _setup(argparse.Namespace(cwd=cwd, trust_project=trust))
     for problem in settings.problems:  # the same warnings -p and the UI show
-        sys.stderr.write(f"mewcode: warning: {problem}\n")
+        warn(problem)
     code, text = run_check(rest, paths, settings)
-    (sys.stdout if code == 0 else sys.stderr).write(text + "\n")
+    (sys.stdout if code == 0 else sys.stderr).write(visible_text(text, multiline=True) + "\n")
     return code
 
 
@@ -336,10 +347,11 @@ def sandbox_command(argv: list[str]) -> int:
         return fail(f"unexpected argument {rest[0]!r}\n{usage}", 2)
     from agent_core.sandbox import sandbox_report, sandbox_status
     from agent_core.sandbox.session import session_policy
+    from agent_core.terminal_text import visible_text
 
     _, paths, settings = _setup(argparse.Namespace(cwd=cwd, trust_project=trust))
     policy = session_policy(paths, settings, paths.sessions_dir / "SESSION", create=False)
-    sys.stdout.write(sandbox_report(policy))
+    sys.stdout.write(visible_text(sandbox_report(policy), multiline=True))  # it names paths
     return 0 if sandbox_status().available else 1
 
 

@@ -2,6 +2,9 @@
 
 ``stream-json`` prints one JSON object a line in the shape Claude Code's
 ``-p --output-format stream-json`` uses, so tools that read one read the other.
+What goes to stderr (warnings, notices, a server's failure, the error a turn ended
+with) quotes hooks, servers and files: it is written with its control characters
+escaped. Stdout is the answer or JSON for whatever reads it, and stays exact.
 """
 
 from __future__ import annotations
@@ -16,9 +19,13 @@ import msgspec
 
 from agent_core import events as ev
 from agent_core.channel import RendezvousChannel
+from agent_core.terminal_text import visible_text
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from agent_core.agent.session_api import AgentSession
+    from agent_core.mcp.model import McpServerStatus
     from agent_core.usage import Usage
 
 _encode = msgspec.json.Encoder().encode
@@ -42,6 +49,23 @@ MCP_STATUSES = {
     "needs-trust": "needs-trust",
     "closed": "failed",
 }
+
+
+def say(err: TextIO, message: str) -> None:
+    """One ``mewcode:`` message on stderr, with its control characters shown escaped."""
+    err.write(f"mewcode: {visible_text(message, multiline=True)}\n")
+
+
+def failed_servers(statuses: Sequence[McpServerStatus]) -> list[str]:
+    """What to tell about each MCP server that failed to start (-p has no /mcp list)."""
+    lines = []
+    for status in statuses:
+        if status.state != "failed":
+            continue
+        error = status.error or "failed"
+        named = error.startswith(f"MCP server '{status.name}'")
+        lines.append(error if named else f"MCP server '{status.name}' failed: {error}")
+    return lines
 
 
 def usage_json(usage: Usage) -> dict[str, int]:
@@ -86,7 +110,7 @@ class HeadlessPrinter:
     def handle(self, event: ev.Event) -> None:
         sid = self.rt.session_id
         if isinstance(event, ev.Notice) and self.format != "stream-json":
-            self.err.write(f"mewcode: warning: {event.message}\n")
+            say(self.err, f"warning: {event.message}")
         if self.format != "stream-json":
             return
         if isinstance(event, ev.AssistantMessage):
@@ -158,10 +182,12 @@ async def run_headless(
     err = err or sys.stderr
     printer = HeadlessPrinter(runtime, output_format, out, err)
     for problem in [*runtime.settings_problems, *runtime.load_warnings]:
-        err.write(f"mewcode: warning: {problem}\n")
+        say(err, f"warning: {problem}")
     # MCP servers with no cached tools connect (or fail) first: the first request and
     # the init line's tools then hold their tools.
     await runtime.settle_tools()
+    for failure in failed_servers(runtime.mcp_servers()):
+        say(err, f"warning: {failure}")
     if output_format == "stream-json":
         printer.init_line()
     channel: RendezvousChannel[ev.Event] = RendezvousChannel()
@@ -191,9 +217,9 @@ async def run_headless(
         if done.final_text:
             out.write(done.final_text.rstrip("\n") + "\n")
     if done.stop_reason == "error":
-        err.write(f"mewcode: {done.error}\n")
+        say(err, done.error or "the turn failed")
         return 1
     if done.stop_reason != "end_turn":
-        err.write(f"mewcode: stopped: {done.stop_reason.replace('_', ' ')}\n")
+        say(err, f"stopped: {done.stop_reason.replace('_', ' ')}")
         return 1
     return 0

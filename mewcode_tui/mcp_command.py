@@ -4,6 +4,8 @@ Prints a plain table (name, transport, scope, status, tools, file, command or UR
 with each server's last error under its row; configuration problems go to stderr
 first as ``mewcode: warning:`` lines. Exit 1 when a server that may start failed or
 the configuration has a problem, else 0. Every server is stopped before it returns.
+Names, commands, paths and errors come from configuration files and the servers
+themselves: their control characters are printed escaped (agent_core.terminal_text).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ STATUS_WORDS = {"needs-trust": "needs trust"}
 
 def mcp_command(argv: list[str]) -> int:
     """`mewcode mcp list [--cwd DIR] [--trust-project]`; any other subcommand: usage, exit 2."""
-    from mewcode_tui.cli import _setup, _subcommand_options, fail
+    from mewcode_tui.cli import _setup, _subcommand_options, fail, warn
 
     if not argv or argv[0] != "list":
         return fail(USAGE, 2)
@@ -41,7 +43,7 @@ def mcp_command(argv: list[str]) -> int:
     _, paths, settings = _setup(argparse.Namespace(cwd=cwd, trust_project=trust))
     config = session_mcp_config(paths, settings, os.environ)
     for problem in [*settings.problems, *config.problems]:
-        sys.stderr.write(f"mewcode: warning: {problem}\n")
+        warn(problem)
     if not config.servers and not config.untrusted:
         sys.stdout.write(NOTHING_CONFIGURED + "\n")
         return 1 if config.problems else 0
@@ -104,6 +106,7 @@ def short_file(path: str) -> str:
 def server_table(statuses: Sequence[McpServerStatus], specs: dict[str, McpServerSpec]) -> str:
     """The table: one row a server, its error or what it waits for indented under it."""
     from agent_core.mcp.config import target_text
+    from agent_core.terminal_text import visible_text
 
     rows: list[tuple[tuple[str, ...], str]] = []
     for status in statuses:
@@ -121,7 +124,7 @@ def server_table(statuses: Sequence[McpServerStatus], specs: dict[str, McpServer
             note = UNTRUSTED_NOTE
         else:
             note = f"error: {status.error}" if status.error else ""
-        rows.append((cells, note))
+        rows.append((tuple(visible_text(cell) for cell in cells), visible_text(note)))
     widths = [max(len(c[i]) for c in [HEADINGS, *(r for r, _ in rows)]) for i in range(7)]
 
     def line(cells: Sequence[str]) -> str:

@@ -1,4 +1,8 @@
-"""Ctrl+P command palette: slash commands, screen actions and the theme picker."""
+"""Ctrl+P command palette: slash commands, screen actions and the theme picker.
+
+A custom command's or skill's description comes from a project file: it is shown
+through ``visible_text``.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,8 @@ from collections.abc import Callable
 from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from agent_core.terminal_text import visible_text
 
 
 class MewCodeCommands(Provider):
@@ -30,7 +36,7 @@ class MewCodeCommands(Provider):
                 action = partial(screen.prefill, label + " ")
             else:
                 action = partial(screen.run_command_text, label)
-            items.append((label, command.description, action))
+            items.append((visible_text(label), visible_text(command.description), action))
         return items
 
     async def discover(self) -> Hits:

@@ -2,7 +2,9 @@
 
 The screen is pure: it dismisses with an ``ApprovalReply`` and the caller answers
 the event's ticket with it. Keys are ignored for a short guard after opening so a
-keystroke meant for the prompt cannot approve something by accident.
+keystroke meant for the prompt cannot approve something by accident. What is asked
+about is shown through ``visible_text``: a command hiding an escape sequence or a
+right-to-left override shows it, so what you approve is what runs.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from textual.reactive import var
 from textual.widgets import Footer, Input, Static
 
 from agent_core.events import ApprovalAnswer, ApprovalReply, ApprovalRequested
+from agent_core.terminal_text import visible_text
 from mewcode_tui.keymap import key_hint
 from mewcode_tui.screens.guarded_modal import DEFAULT_KEY_GUARD, GuardedModal
 from mewcode_tui.widgets.choice_list import Choice, ChoiceList
@@ -38,7 +41,8 @@ _DIFF_COVERED_KEYS = {"old_string", "new_string", "content", "edits"}
 
 
 def describe_arguments(arguments: dict[str, Any], *, has_diff: bool = False) -> str:
-    """Tool arguments as readable ``key: value`` lines, bounded in lines and width."""
+    """Tool arguments as readable ``key: value`` lines, bounded in lines and width, with
+    control characters shown escaped."""
     import json
 
     lines: list[str] = []
@@ -52,9 +56,10 @@ def describe_arguments(arguments: dict[str, Any], *, has_diff: bool = False) -> 
             lines.append(f"{key}: {value}")
         else:
             lines.append(f"{key}: {json.dumps(value, ensure_ascii=False)}")
+    shown = [visible_text(line, multiline=True) for line in lines[:MAX_ARGUMENT_LINES]]
     clipped = [
         line if len(line) <= MAX_ARGUMENT_WIDTH else line[: MAX_ARGUMENT_WIDTH - 1] + "…"
-        for line in lines[:MAX_ARGUMENT_LINES]
+        for line in shown
     ]
     if len(lines) > MAX_ARGUMENT_LINES:
         clipped.append(f"… {len(lines) - MAX_ARGUMENT_LINES} more lines")
@@ -209,11 +214,11 @@ class ApprovalScreen(AnswerScreen):
         request = self.request
         layer = LAYER_LABELS.get(request.layer, request.layer)
         with Vertical(id="dialog"):
-            yield Static(Content.from_markup("Allow [b]$tool[/b]?", tool=request.tool), id="title")
+            tool = visible_text(request.tool)
+            yield Static(Content.from_markup("Allow [b]$tool[/b]?", tool=tool), id="title")
+            reason = visible_text(request.reason, multiline=True)
             yield Static(
-                Content.from_markup(
-                    "[dim]Asked by $layer:[/] $reason", layer=layer, reason=request.reason
-                ),
+                Content.from_markup("[dim]Asked by $layer:[/] $reason", layer=layer, reason=reason),
                 id="reason",
             )
             with VerticalScroll(id="body", can_focus=False):
@@ -239,7 +244,7 @@ class ApprovalScreen(AnswerScreen):
         yield Footer()
 
     def _choices(self) -> list[Choice]:
-        rules = ", ".join(self.request.suggested_rules)
+        rules = visible_text(", ".join(self.request.suggested_rules))
         keys = {
             name: key_hint(self.app, self.BINDINGS, f"mewcode.approval.{name}")
             for name in ("allow_once", "allow_session", "allow_always", "deny")

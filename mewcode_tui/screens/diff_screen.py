@@ -11,6 +11,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
+from agent_core.terminal_text import visible_text
 from mewcode_tui.widgets.diff_panel import DiffPanel
 
 VIEWER_MAX_LINES = 5_000
@@ -41,7 +42,7 @@ class DiffScreen(ModalScreen[None]):
         yield Static(
             Content.from_markup(
                 "$path  [$text-success]+$added[/] [$text-error]-$removed[/]  [dim]$note[/]",
-                path=self.path,
+                path=visible_text(self.path),
                 added=panel.added,
                 removed=panel.removed,
                 note=self._hidden_note(panel),

@@ -3,6 +3,8 @@
 One row per server (name, transport, scope, state, tools, the last error cut to a
 line); the highlighted server's full details — file, command or URL, the whole
 error — show below the list. Enter or ``r`` reconnects the highlighted server.
+Names, commands and errors come from configuration files and the servers: they are
+shown through ``visible_text`` (a server's stderr may hold escape sequences).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from textual.widgets.option_list import Option
 
 from agent_core.errors import MewCodeError
 from agent_core.mcp.model import McpServerStatus
+from agent_core.terminal_text import visible_text
 from mewcode_tui.keymap import key_hint
 from mewcode_tui.theme_styles import semantic_style
 from mewcode_tui.widgets.status_bar import short_path
@@ -136,7 +139,7 @@ class McpServersScreen(ModalScreen[None]):
         line.add_column(width=20, no_wrap=True, overflow="ellipsis")
         line.add_row(
             Text(icon, style=style),
-            Text(status.name, style="bold"),
+            Text(visible_text(status.name), style="bold"),
             Text(status.transport, style="dim"),
             Text(server_scope(status), style="dim"),
             Text(word, style=style),
@@ -145,7 +148,7 @@ class McpServersScreen(ModalScreen[None]):
         error = self.notes.get(status.name) or status.error
         if not error:
             return line
-        first = " ".join(error.split())
+        first = visible_text(" ".join(error.split()))
         cut = Text("  " + first, style=semantic_style(self.app, "tool-error") + Style(dim=True))
         cut.no_wrap, cut.overflow = True, "ellipsis"
         return Group(line, cut)
@@ -153,12 +156,11 @@ class McpServersScreen(ModalScreen[None]):
     def detail(self, status: McpServerStatus) -> Text:
         """Everything about one server: file, target, tools, restarts and the whole error."""
         text = Text()
-        text.append(status.name, style="bold")
-        text.append(
-            f" · {status.transport} · {server_scope(status)} · {short_path(Path(status.source))}"
-        )
+        text.append(visible_text(status.name), style="bold")
+        source = visible_text(short_path(Path(status.source)))
+        text.append(f" · {status.transport} · {server_scope(status)} · {source}")
         if status.target:
-            text.append("\n" + status.target, style="dim")
+            text.append("\n" + visible_text(status.target), style="dim")
         facts = [tools_text(status).replace("+res", "+resources")]
         if status.restarts:
             facts.append(f"restarted {status.restarts} time{'' if status.restarts == 1 else 's'}")
@@ -167,7 +169,8 @@ class McpServersScreen(ModalScreen[None]):
             text.append("\n" + UNTRUSTED_HELP, style=semantic_style(self.app, "tool-awaiting"))
         error = self.notes.get(status.name) or status.error
         if error:
-            text.append("\nerror: " + error, style=semantic_style(self.app, "tool-error"))
+            shown = visible_text(error, multiline=True)
+            text.append("\nerror: " + shown, style=semantic_style(self.app, "tool-error"))
         return text
 
     def highlighted(self) -> McpServerStatus | None:

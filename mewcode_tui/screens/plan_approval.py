@@ -16,6 +16,7 @@ from textual.content import Content
 from textual.widgets import Footer, Markdown, Static
 
 from agent_core.events import ApprovalRequested
+from agent_core.terminal_text import visible_text
 from mewcode_tui.keymap import key_hint
 from mewcode_tui.screens.approval import AnswerScreen
 from mewcode_tui.screens.guarded_modal import DEFAULT_KEY_GUARD
@@ -25,7 +26,9 @@ from mewcode_tui.widgets.choice_list import Choice
 def plan_text(request: ApprovalRequested) -> str:
     """The Markdown plan carried by an ``ExitPlanMode`` request."""
     plan = request.input.get("plan")
-    return plan if isinstance(plan, str) and plan.strip() else "_The model sent an empty plan._"
+    if not isinstance(plan, str) or not plan.strip():
+        return "_The model sent an empty plan._"
+    return visible_text(plan, multiline=True)  # shown escaped, never run by the terminal
 
 
 class PlanApprovalScreen(AnswerScreen):

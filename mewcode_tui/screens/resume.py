@@ -21,6 +21,7 @@ from textual.widgets.option_list import Option
 
 from agent_core.config.paths import MewcodePaths
 from agent_core.session.listing import SessionInfo, list_sessions
+from agent_core.terminal_text import visible_text
 from mewcode_tui.transcript import human_size
 
 PROMPT_CHARS = 120
@@ -52,8 +53,9 @@ def relative_time(then: float, now: float) -> str:
 
 
 def one_line(text: str, width: int = PROMPT_CHARS) -> str:
-    """``text`` on one line, cut to ``width`` characters with an ellipsis."""
-    flat = " ".join(text.split())
+    """``text`` on one line, cut to ``width`` characters with an ellipsis; a control
+    character in it (a pasted escape sequence) is shown escaped."""
+    flat = visible_text(" ".join(text.split()))
     return flat if len(flat) <= width else flat[: width - 1].rstrip() + "…"
 
 

@@ -4,6 +4,9 @@ Until the user trusts a folder, its ``.mewcode/`` settings only make things
 stricter. The screen is pure: it dismisses with ``"trust"``, ``"restricted"``
 or ``"quit"``; the main screen records the answer. Keys are ignored for a short
 guard after opening so typing ahead into the prompt cannot trust a folder.
+The folder's name and what its files set (an MCP server's command) are shown
+through ``visible_text``: the dialog is the first thing a cloned folder's files
+reach.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from textual.widgets import Footer, Static
 
 from agent_core.config.paths import MewcodePaths
 from agent_core.config.settings import Settings
+from agent_core.terminal_text import visible_text
 from mewcode_tui.keymap import key_hint
 from mewcode_tui.screens.guarded_modal import DEFAULT_KEY_GUARD, GuardedModal
 
@@ -42,7 +46,7 @@ def skipped_lines(skipped: list[tuple[str, list[str]]]) -> str:
     """What trusting would turn on, one line per file."""
     if not skipped:
         return "Nothing yet: no settings here wait for trust (ones added later would)."
-    return "\n".join(f"• {file}: {', '.join(keys)}" for file, keys in skipped)
+    return "\n".join(visible_text(f"• {file}: {', '.join(keys)}") for file, keys in skipped)
 
 
 class TrustScreen(GuardedModal[TrustAnswer]):
@@ -87,15 +91,15 @@ class TrustScreen(GuardedModal[TrustAnswer]):
         with Vertical(id="dialog"):
             if self.changed is None:
                 yield Static("Do you trust the files in this folder?", id="title")
-                yield Static(Content(self.project), id="project")
+                yield Static(Content(visible_text(self.project)), id="project")
                 yield Static(EXPLANATION, id="explanation")
                 yield Static("Trusting it turns on:", id="skipped-title")
                 listed = skipped_lines(self.skipped)
             else:
                 yield Static(RETRUST_TITLE, id="title")
-                yield Static(Content(self.project), id="project")
+                yield Static(Content(visible_text(self.project)), id="project")
                 yield Static(RETRUST_EXPLANATION, id="explanation")
-                listed = "\n".join(f"• {line}" for line in self.changed)
+                listed = "\n".join(f"• {visible_text(line)}" for line in self.changed)
             with VerticalScroll(id="skipped"):
                 yield Static(Content(listed))
             yield Static(self._options(), id="options")
@@ -112,7 +116,7 @@ class TrustScreen(GuardedModal[TrustAnswer]):
             Content.from_markup(
                 "[@click=screen.choose('trust')][b]$trust[/b] $yes[/]", yes=yes, **keys
             ),
-            Content(f" (remembered in {self.remembered_in})\n"),
+            Content(f" (remembered in {visible_text(self.remembered_in)})\n"),
             Content.from_markup(
                 "[@click=screen.choose('restricted')][b]$not_now[/b] Not now: $later "
                 "(asked again next time)[/]\n"

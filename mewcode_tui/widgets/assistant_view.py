@@ -1,7 +1,8 @@
 """Assistant text: Markdown that streams in through one ``MarkdownStream``.
 
 Imported lazily (Markdown brings markdown-it and pygments), so the first
-frame does not wait for it.
+frame does not wait for it. The model may repeat what a file or a tool said, escape
+sequences included: its text is shown through ``visible_text``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from textual.widget import Widget
 from textual.widgets import Markdown
 from textual.widgets.markdown import MarkdownFence, MarkdownStream
 
+from agent_core.terminal_text import visible_text
 from mewcode_tui.transcript import AssistantEntry, estimated_height
 
 
@@ -57,7 +59,7 @@ class AssistantMessageView(Markdown):
     BLOCKS = {**Markdown.BLOCKS, "fence": AnswerFence, "code_block": AnswerFence}
 
     def __init__(self, entry: AssistantEntry, *, classes: str | None = None) -> None:
-        super().__init__(entry.text, classes=classes)
+        super().__init__(visible_text(entry.text, multiline=True), classes=classes)
         self.entry = entry
         self._stream: MarkdownStream | None = None
 
@@ -65,7 +67,7 @@ class AssistantMessageView(Markdown):
         """Append a streamed fragment (never re-renders the whole text)."""
         if self._stream is None:
             self._stream = Markdown.get_stream(self)
-        await self._stream.write(fragment)
+        await self._stream.write(visible_text(fragment, multiline=True))
 
     async def finish(self, *, reparse: bool = True) -> None:
         """Flush pending fragments, stop the stream and settle the final layout.
@@ -78,7 +80,7 @@ class AssistantMessageView(Markdown):
             stream, self._stream = self._stream, None
             await stream.stop()
             if reparse and self.is_attached:
-                await self.update(self.entry.text)
+                await self.update(visible_text(self.entry.text, multiline=True))
 
     async def entry_changed(self) -> None:
         """Settle the view once its entry is done (new text comes through ``write``)."""
@@ -157,7 +159,9 @@ class AssistantTextView(Widget):
             from rich.markdown import Markdown as RichMarkdown
 
             markdown = RichMarkdown(
-                self.entry.text, code_theme="monokai" if key[1] else "default", hyperlinks=False
+                visible_text(self.entry.text, multiline=True),
+                code_theme="monokai" if key[1] else "default",
+                hyperlinks=False,
             )
             console = self.app.console
             rendered = console.render_lines(markdown, console.options.update_width(width))

@@ -1,4 +1,8 @@
-"""The popup list of completions shown above the input."""
+"""The popup list of completions shown above the input.
+
+File names and command descriptions come from the project: they are shown through
+``visible_text``; the value put into the prompt stays the exact name.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,8 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
+
+from agent_core.terminal_text import visible_text
 
 if TYPE_CHECKING:
     from mewcode_tui.completion import Candidate, CompletionQuery
@@ -47,11 +53,12 @@ class CompletionMenu(OptionList, can_focus=False):
             self.hide()
             return
         options = []
-        width = max(len(candidate.label) for candidate in candidates)
-        for candidate in candidates:
-            label = Text(candidate.label.ljust(width), style="bold")
+        labels = [visible_text(candidate.label) for candidate in candidates]
+        width = max(len(label) for label in labels)
+        for candidate, shown in zip(candidates, labels, strict=True):
+            label = Text(shown.ljust(width), style="bold")
             if candidate.detail:
-                label.append("  " + candidate.detail, style="dim")
+                label.append("  " + visible_text(candidate.detail), style="dim")
             options.append(Option(label))
         self.add_options(options)
         self.highlighted = 0

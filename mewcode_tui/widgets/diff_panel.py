@@ -4,7 +4,8 @@ The runtime hands us unified diffs (``FileDiff.diff``, ``ApprovalRequested.diff`
 while ``DiffView`` wants before/after text. We rebuild both sides from the hunks,
 padding the gaps between hunks with blank lines so line numbers stay true, and
 give the view the hunk structure as its opcodes so only what the diff holds is
-shown.
+shown. The file's lines and name are shown through ``visible_text``: a file may
+hold escape sequences.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from textual.app import ComposeResult
 from textual.reactive import var
 from textual.widget import Widget
 from textual.widgets import Static
+
+from agent_core.terminal_text import visible_text
 
 if TYPE_CHECKING:
     from textual_diff_view import DiffView
@@ -233,8 +236,10 @@ class DiffPanel(Widget):
         classes: str | None = None,
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
-        self.path = path or "file"
+        self.path = visible_text(path or "file")
         self.parsed = parse_unified_diff(unified_diff, max_lines)
+        for hunk in self.parsed.hunks:  # lines hold no newline: keep their tabs
+            hunk.lines = [(tag, visible_text(body, multiline=True)) for tag, body in hunk.lines]
         self._wrap = wrap
         self.set_reactive(DiffPanel.split, split)
 

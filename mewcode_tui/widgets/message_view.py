@@ -1,4 +1,8 @@
-"""Chat entries other than tool calls and assistant text: user, thinking, notices, to-dos."""
+"""Chat entries other than tool calls and assistant text: user, thinking, notices, to-dos.
+
+Their text quotes hooks, servers, files and the model: it is shown through
+``visible_text``, so an escape sequence in it is seen, never run by the terminal.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from textual.binding import Binding
 from textual.reactive import var
 from textual.widgets import Static
 
+from agent_core.terminal_text import visible_text
 from mewcode_tui.transcript import (
     NoticeEntry,
     ThinkingEntry,
@@ -18,7 +23,7 @@ from mewcode_tui.transcript import (
 
 def user_message_text(entry: UserEntry) -> Text:
     """What the user typed, then one chip per attached file (name and size)."""
-    text = Text(entry.text)
+    text = Text(visible_text(entry.text, multiline=True))
     if entry.attachments:
         text.append("\n")
         for i, attached in enumerate(entry.attachments):
@@ -26,7 +31,7 @@ def user_message_text(entry: UserEntry) -> Text:
             if attached.shown < attached.size:
                 size = f"first {human_size(attached.shown)} of {size}"
             text.append(" " if i else "")
-            text.append(f" ⎘ {attached.path} · {size} ", style="reverse")
+            text.append(f" ⎘ {visible_text(attached.path)} · {size} ", style="reverse")
     return text
 
 
@@ -65,7 +70,7 @@ class ThinkingView(Static, can_focus=True):
         self.refresh_text()
 
     def refresh_text(self) -> None:
-        text = self.entry.text
+        text = visible_text(self.entry.text, multiline=True)
         if self.expanded:
             self.update(Text("▾ Thinking\n" + text))
             return
@@ -100,7 +105,7 @@ class NoticeView(Static):
 
     @classmethod
     def _line(cls, entry: NoticeEntry) -> Text:
-        return Text(f"{cls.ICONS[entry.level]} {entry.text}")
+        return Text(f"{cls.ICONS[entry.level]} {visible_text(entry.text, multiline=True)}")
 
     async def entry_changed(self) -> None:
         self.update(self._line(self.entry))
@@ -125,5 +130,5 @@ class TodoView(Static):
         for todo in self.entry.todos:
             mark = self.MARKS.get(str(todo.get("status", "pending")), "☐")
             title = todo.get("content") or todo.get("title") or todo.get("text") or ""
-            lines.append(f"{mark} {title}")
+            lines.append(f"{mark} {visible_text(str(title))}")
         self.update(Text("\n".join(lines) or "(no to-dos)"))

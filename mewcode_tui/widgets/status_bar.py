@@ -1,4 +1,8 @@
-"""The two-line status bar (SPEC §19), driven by reactives."""
+"""The two-line status bar (SPEC §19), driven by reactives.
+
+The folder, model and phase detail are shown through ``visible_text``: a cloned
+folder's name may hold an escape sequence.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from agent_core.mcp.model import McpServerStatus
+from agent_core.terminal_text import visible_text
 from mewcode_tui.theme_styles import semantic_style
 
 # Theme colour names (mewcode_tui/theme_styles.py) per mode and phase; bold/dim are set here.
@@ -204,9 +209,10 @@ class StatusBar(Widget):
             text.append("  ·  ", style="dim")
             text.append("⚠ no sandbox", style=self._color("warning-strong") + BOLD)
         text.append("\n")
-        text.append(self.model or "no model", style="bold")
+        text.append(visible_text(self.model) or "no model", style="bold")
         text.append("  ")
-        phase = self.phase + (f" {self.phase_detail}" if self.phase_detail else "")
+        detail = visible_text(self.phase_detail)
+        phase = self.phase + (f" {detail}" if detail else "")
         if self.phase in PHASE_STYLES:
             color, attributes = PHASE_STYLES[self.phase]
             text.append(phase, style=self._color(color) + attributes)
@@ -226,5 +232,5 @@ class StatusBar(Widget):
         text.append(f"  ${self.cost_usd:.4f}")
         text.append("  ⏱ ", style="dim")
         text.append(format_elapsed(self.elapsed))
-        text.append("  " + self.cwd, style="dim")
+        text.append("  " + visible_text(self.cwd), style="dim")
         return text

@@ -1,7 +1,9 @@
 """Tool calls: one line per call, grouped by round, expandable to input/output/diff.
 
 A collapsed call is a single ``Static`` (widget count is what makes Textual
-slow); expanding mounts one detail widget right after the line.
+slow); expanding mounts one detail widget right after the line. Inputs, outputs
+and reasons (a file listing, a command's output, a hook's block reason) are shown
+through ``visible_text``: an escape sequence in them is seen, never run.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from agent_core.mcp.names import parse as parse_mcp_name
+from agent_core.terminal_text import visible_text
 from mewcode_tui.theme_styles import semantic_style
 from mewcode_tui.transcript import CallStatus, ToolCallRecord, ToolRoundEntry, human_size
 
@@ -61,21 +64,21 @@ def call_line(record: ToolCallRecord, app: App[object]) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append("▾ " if record.expanded else "▸ ", style="dim")
     text.append(icon + " ", style=style)
-    summary = record.summary.splitlines()[0] if record.summary else ""
+    summary = visible_text(record.summary.splitlines()[0]) if record.summary else ""
     mcp = parse_mcp_name(record.tool)
     if mcp is None:
-        text.append(record.tool, style="bold")
+        text.append(visible_text(record.tool), style="bold")
     else:  # mcp__github__create_issue reads as github › create_issue; opened, the full name
         shown = f"{mcp.server} › {mcp.tool}"
         text.append(mcp.server + " › ", style="dim")
-        text.append(mcp.tool, style="bold")
+        text.append(visible_text(mcp.tool), style="bold")
         summary = summary.removeprefix(shown).lstrip()  # a summary that names them already
     if summary:
         text.append(" " + summary, style="")
     # A call's own account of itself (Bash's description) follows what it runs, dimmed.
     description = record.input.get("description")
     if isinstance(description, str) and description.strip():
-        text.append(" · " + description.strip().splitlines()[0], style="dim")
+        text.append(" · " + visible_text(description.strip().splitlines()[0]), style="dim")
     extras = []
     if record.diff is not None:
         extras.append(
@@ -90,7 +93,11 @@ def call_line(record: ToolCallRecord, app: App[object]) -> Text:
         extras.append(
             Text(
                 word
-                + (f": {record.reason}" if record.reason and record.status == "denied" else ""),
+                + (
+                    f": {visible_text(record.reason)}"
+                    if record.reason and record.status == "denied"
+                    else ""
+                ),
                 style=style,
             )
         )
@@ -213,9 +220,9 @@ class ToolCallDetail(Vertical):
         text = Text()
         if parse_mcp_name(record.tool):  # the line shows server › tool; rules name this
             text.append("tool ", style="bold dim")
-            text.append(record.tool + "\n")
+            text.append(visible_text(record.tool) + "\n")
         text.append("input\n", style="bold dim")
-        text.append(record.input_preview() + "\n")
+        text.append(visible_text(record.input_preview(), multiline=True) + "\n")
         if record.status in ("ok", "error") or record.output:
             text.append("output", style="bold dim")
             if record.output_truncated:
@@ -226,7 +233,8 @@ class ToolCallDetail(Vertical):
             text.append("\n")
             error = record.status == "error"
             style = semantic_style(self.app, "tool-error") if error else Style()
-            text.append(record.output or "(empty)", style=style)
+            shown = visible_text(record.output, multiline=True)
+            text.append(shown or "(empty)", style=style)
         return text
 
     def refresh_detail(self) -> None:

@@ -8,6 +8,8 @@ from rich.text import Text
 from textual.timer import Timer
 from textual.widget import Widget
 
+from agent_core.terminal_text import visible_text
+
 
 def elapsed_text(seconds: float) -> str:
     """``7s``, ``1m 05s``: whole seconds, as the indicator shows them."""
@@ -63,7 +65,7 @@ class WorkingIndicator(Widget):
 
     def render(self) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(f"✻ {self.label} ")
+        text.append(f"✻ {visible_text(self.label)} ")  # it names the command that runs
         text.append(elapsed_text(self.clock() - self.since), style="bold")
         text.append(f" · {self.hint}", style="dim")
         return text

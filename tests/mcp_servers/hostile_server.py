@@ -3,7 +3,9 @@
 Standard library only (it starts in milliseconds). ``HOSTILE_TOOLS`` is a JSON
 list of tool objects to list (default: one of each tool below, all claiming
 ``readOnlyHint``); ``HOSTILE_PID_FILE`` gets the server's pid at start;
-``HOSTILE_WITNESS`` is a file each tools/call appends the tool's name to.
+``HOSTILE_WITNESS`` is a file each tools/call appends the tool's name to;
+``HOSTILE_CRASH`` is text (escape sequences and all) the server writes to its
+stderr before it exits with status 1, without answering anything.
 Tools (the behaviour goes by the name the client calls):
 
 - ``big_text``: ``HOSTILE_MB`` (50) MB of text in one result;
@@ -114,6 +116,10 @@ def main() -> None:
     if pid_file:
         with open(pid_file, "w") as fh:
             fh.write(str(os.getpid()))
+    crash = os.environ.get("HOSTILE_CRASH")
+    if crash is not None:
+        sys.stderr.write(crash + "\n")
+        sys.exit(1)
     for line in sys.stdin.buffer:
         try:
             msg = json.loads(line)

@@ -14,6 +14,7 @@ from pathlib import Path
 from agent_core.mcp.model import McpServerSpec
 
 EVERYTHING = Path(__file__).with_name("everything_server.py")
+HOSTILE = Path(__file__).with_name("hostile_server.py")
 
 
 def stdio_spec(name: str = "everything", **env: str) -> McpServerSpec:

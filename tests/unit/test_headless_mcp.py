@@ -52,9 +52,11 @@ async def test_the_init_line_lists_settled_servers_and_their_tools(project) -> N
         {"name": "shady", "status": "needs-trust"},
     ]
     assert "mcp__github__create_issue" in init["tools"] and "Read" in init["tools"]
-    # A config problem is a warning line, as a settings problem is.
+    # A config problem is a warning line, as a settings problem is; so is a server
+    # that failed to start (-p has no /mcp list to show why).
     assert err.getvalue() == (
         "mewcode: warning: /p/.mcp.json: server 'bad name': may use only letters\n"
+        "mewcode: warning: MCP server 'weather' failed: refused\n"
     )
 
 
