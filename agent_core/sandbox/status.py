@@ -33,5 +33,8 @@ def status_report(status: SandboxStatus, policy: SandboxPolicy | None = None) ->
         lines += [f"  writable:  {path}" for path in policy.writable]
         lines += [f"  read-only: {path}" for path in policy.read_only]
         lines += [f"  hidden:    {path}" for path in policy.hidden]
+        lines += [f"  protected: {entry.path}" for entry in policy.protected]
+        if policy.temp_dir:
+            lines.append(f"  temp dir:  {policy.temp_dir} (as /tmp and $TMPDIR)")
         lines.append(f"  network:   {'on' if policy.network else 'off'}")
     return "\n".join(lines) + "\n"
