@@ -25,6 +25,8 @@ class Confinement:
         self.env = env
         # What the guard found and undid once the command ended (guarded_files.py).
         self.findings: list[str] = []
+        # Protected paths the backend covers with an empty stand-in for this launch.
+        self.stand_ins: list[str] = []
 
     def spawn(self, start: Callable[[], T]) -> T:
         """Call start() (which creates the process) in the context the child must inherit."""

@@ -60,8 +60,10 @@ def bwrap_argv(
     *,
     bwrap: str = "bwrap",
     kind: KindOf = path_kind,
+    stand_ins: list[tuple[str, str]] | None = None,
 ) -> list[str]:
-    """The bwrap command line that runs argv in cwd under the policy."""
+    """The bwrap command line that runs argv in cwd under the policy (``stand_ins``: the
+    placeholders already worked out for this launch)."""
     out = [bwrap, *_NAMESPACE_OPTIONS]
     if not policy.network:
         out.append("--unshare-net")
@@ -92,7 +94,7 @@ def bwrap_argv(
             out += ["--ro-bind", "/dev/null", path]
     # A protected path that does not exist yet: an empty read-only stand-in, so a command
     # cannot create it (bubblewrap makes its mount point on the host; see StubLedger).
-    for path, stand_in in placeholders(policy, kind):
+    for path, stand_in in placeholders(policy, kind) if stand_ins is None else stand_ins:
         if stand_in == "dir":
             out += ["--tmpfs", path, "--remount-ro", path]
         else:
@@ -156,13 +158,16 @@ class BubblewrapBackend:
     def confine(
         self, argv: list[str], policy: SandboxPolicy, cwd: Path, env: dict[str, str] | None
     ) -> Confinement:
-        stubs = STUBS.hold(policy)
+        stand_ins = STUBS.hold(policy)
+        stubs = [path for path, _ in stand_ins]
         try:
-            command = bwrap_argv(policy, cwd, argv, bwrap=self.executable)
+            command = bwrap_argv(policy, cwd, argv, bwrap=self.executable, stand_ins=stand_ins)
         except BaseException:
             STUBS.release(stubs)
             raise
-        return StubbedConfinement(command, env, stubs, STUBS)
+        launch = StubbedConfinement(command, env, stubs, STUBS)
+        launch.stand_ins = stubs
+        return launch
 
     def status(self, policy: SandboxPolicy | None = None) -> SandboxStatus:
         enforced = [

@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable
-from pathlib import Path
 from typing import Literal
 
 from agent_core.sandbox.policy import SHARED_TMP, SandboxPolicy
@@ -38,7 +37,7 @@ def _inside(path: str, root: str) -> bool:
 
 
 def _depth(path: str) -> int:
-    return len(Path(path).parts)
+    return path.rstrip("/").count("/")  # absolute, normalised paths
 
 
 def _in_private_tmp(policy: SandboxPolicy, path: str) -> bool:

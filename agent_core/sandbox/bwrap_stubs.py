@@ -25,8 +25,9 @@ class StubLedger:
         self._held: dict[str, int] = {}
         self._lock = threading.Lock()
 
-    def hold(self, policy: SandboxPolicy, kind: KindOf = path_kind) -> list[str]:
-        """The stand-ins one launch under ``policy`` makes or reuses; counted until released."""
+    def hold(self, policy: SandboxPolicy, kind: KindOf = path_kind) -> list[tuple[str, str]]:
+        """(path, kind) of the stand-ins one launch under ``policy`` makes or reuses;
+        counted until released."""
         with self._lock:
             ours = set(self._held)
 
@@ -34,10 +35,10 @@ class StubLedger:
             def seen(path: str) -> PathKind:
                 return None if path in ours else kind(path)
 
-            paths = [path for path, _ in placeholders(policy, seen)]
-            for path in paths:
+            found = placeholders(policy, seen)
+            for path, _ in found:
                 self._held[path] = self._held.get(path, 0) + 1
-            return paths
+            return found
 
     def release(self, paths: list[str]) -> None:
         """One launch is over; a stand-in nobody relies on any more is removed if still empty."""

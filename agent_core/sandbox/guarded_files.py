@@ -27,7 +27,7 @@ import shutil
 import stat
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -141,13 +141,11 @@ class FileGuard:
         self.kernel_keeps = kernel_keeps
         self.quarantine = quarantine
 
-    def snapshot(self) -> Snapshot:
+    def snapshot(self, stand_ins: Collection[str] = ()) -> Snapshot:
+        """The watched paths now; ``stand_ins``: those the backend covers this launch."""
         watched = list(dict.fromkeys(self.policy.protected))
         if self.kernel_keeps:
-            from agent_core.sandbox.bwrap_plan import placeholders
-
-            stood_in = {path for path, _ in placeholders(self.policy)}
-            watched = [e for e in watched if not (os.path.lexists(e.path) or e.path in stood_in)]
+            watched = [e for e in watched if not (os.path.lexists(e.path) or e.path in stand_ins)]
         states: dict[str, Seen] = {}
         for entry in watched:
             states.update(_expand(entry))
@@ -207,12 +205,12 @@ class FileGuard:
     def _nested_repositories(self) -> list[str]:
         """Repositories below the roots that nobody checked: their config and hooks hold
         only what is known to run nothing, or that part is moved out."""
-        from agent_core.sandbox.git_dirs import nested_git_dirs
+        from agent_core.sandbox.repo_scan import scanner_for
 
         known = {os.path.dirname(e.path) for e in self.policy.protected}
         findings: list[str] = []
         for root in work_roots(self.policy):
-            for git_dir in nested_git_dirs(Path(root)):
+            for git_dir in sorted(scanner_for(root).scan()):
                 if git_dir in known:
                     continue
                 hooks = os.path.join(git_dir, "hooks")
@@ -353,7 +351,7 @@ class GuardedConfinement(Confinement):
         super().__init__(inner.argv, inner.env)
         self._inner = inner
         self._guard = guard
-        self._before: Snapshot | None = guard.snapshot()
+        self._before: Snapshot | None = guard.snapshot(set(inner.stand_ins))
         _LIVE.add(self)
 
     def spawn(self, start: Callable[[], T]) -> T:

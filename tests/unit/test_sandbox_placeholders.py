@@ -68,9 +68,11 @@ def test_the_ledger_removes_a_stand_in_when_the_last_launch_ends(tmp_path: Path)
     mcp = project / ".mcp.json"
     policy = SandboxPolicy(writable=(str(project),), protected=(Protected(str(mcp), "file"),))
     ledger = StubLedger()
-    first = ledger.hold(policy)
+    first = [path for path, _ in ledger.hold(policy)]
     mcp.write_text("")  # what bwrap leaves on the host as its mount point
-    second = ledger.hold(policy)  # exists now, but is ours: held again, not taken as real
+    second = [
+        p for p, _ in ledger.hold(policy)
+    ]  # exists now, but is ours: held again, not taken as real
     assert first == second == [str(mcp)]
     ledger.release(first)
     assert mcp.exists()  # the second launch still relies on it
@@ -87,7 +89,7 @@ def test_the_ledger_leaves_what_was_written_into_a_stand_in(tmp_path: Path) -> N
     ledger = StubLedger()
     assert ledger.hold(policy) == []  # it exists: the user's own, bound read-only
     (project / ".claude").rmdir()
-    held = ledger.hold(policy)
+    held = [path for path, _ in ledger.hold(policy)]
     (project / ".claude").mkdir()
     (project / ".claude" / "settings.local.json").write_text("{}")  # written from outside
     ledger.release(held)
