@@ -59,6 +59,9 @@ class SandboxPolicy(msgspec.Struct, frozen=True):
     # Writable directories kept as mount points where the backend can (bubblewrap), so
     # a command cannot rename them away with the read-only entries inside (.git).
     pinned: tuple[str, ...] = ()
+    # Unix sockets the user lets commands reach (sandbox.allowUnixSockets). Landlock
+    # cannot allow single paths: with any entry, it lets every Unix socket be reached.
+    unix_sockets: tuple[str, ...] = ()
 
 
 def _real(path: Path | str) -> str:
@@ -89,8 +92,9 @@ def sandbox_policy(
     mewcode_home: Path,
     network: bool = True,
     temp_dir: Path | None = None,
+    unix_sockets: Iterable[str] = (),
 ) -> SandboxPolicy:
-    """The policy for one session's commands."""
+    """The policy for one session's commands (``unix_sockets``: absolute or ``~/`` paths)."""
     project_s = _real(project)
     writable = [project_s]
     for extra in additional_dirs:
@@ -128,4 +132,12 @@ def sandbox_policy(
         hidden=tuple(dict.fromkeys(hidden)),
         network=network,
         pinned=tuple(pinned),
+        unix_sockets=tuple(dict.fromkeys(_under_home(path, home) for path in unix_sockets)),
     )
+
+
+def _under_home(path: str, home: Path) -> str:
+    """``~/x`` as a path under ``home`` (the session's, not $HOME's), resolved."""
+    if path.startswith("~/"):
+        path = str(home) + path[1:]
+    return os.path.realpath(path)

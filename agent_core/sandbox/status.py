@@ -33,5 +33,6 @@ def status_report(status: SandboxStatus, policy: SandboxPolicy | None = None) ->
         lines += [f"  writable:  {path}" for path in policy.writable]
         lines += [f"  read-only: {path}" for path in policy.read_only]
         lines += [f"  hidden:    {path}" for path in policy.hidden]
+        lines += [f"  socket:    {path} (sandbox.allowUnixSockets)" for path in policy.unix_sockets]
         lines.append(f"  network:   {'on' if policy.network else 'off'}")
     return "\n".join(lines) + "\n"

@@ -32,6 +32,19 @@ def test_session_policy_paths(tmp_path: Path) -> None:
     assert policy.network is False
 
 
+def test_allowed_unix_sockets_are_resolved_under_the_sessions_home(tmp_path: Path) -> None:
+    home, real = tmp_path / "home", tmp_path / "real"
+    for d in (home, real):
+        d.mkdir()
+    (home / "run").symlink_to(real)
+    sockets = ["~/run/agent.sock", "/run/postgresql/.s.PGSQL.5432", "~/run/agent.sock"]
+    policy = sandbox_policy(
+        tmp_path / "p", [], tmp_path / "s", home, home / ".mc", True, tmp_path, sockets
+    )
+    assert policy.unix_sockets == (f"{real}/agent.sock", "/run/postgresql/.s.PGSQL.5432")
+    assert sandbox_policy(tmp_path / "p", [], tmp_path / "s", home, home).unix_sockets == ()
+
+
 def test_home_inside_a_writable_temp_dir_stays_read_only(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
