@@ -53,6 +53,7 @@ class SandboxSettings(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=
 
     network: bool | None = None
     allowUnsandboxed: bool | None = None
+    allowUnixSockets: list[str] | None = None  # user settings only; entries checked one by one
 
 
 class _PlainValues(msgspec.Struct, forbid_unknown_fields=True):
@@ -124,6 +125,7 @@ class Settings(msgspec.Struct):
     limits: Limits = msgspec.field(default_factory=Limits)
     sandbox_network: bool = True  # off when any settings file turns it off
     allow_unsandboxed: bool = False  # read from user settings only
+    allow_unix_sockets: list[str] = []  # read from user settings only
     project_trusted: bool = False  # the project's own files applied in full
     skipped_until_trust: list[SkippedSettings] = []
     problems: list[str] = []  # one line per invalid entry or ignored key, for the user
