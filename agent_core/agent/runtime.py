@@ -193,8 +193,8 @@ class Runtime(SessionFigures):
             self.opts.mcp.watch(callback)
 
     def mode_refusal(self, mode: str) -> MewCodeError | None:
-        """Why ``mode`` may not be used here (bypass without an OS sandbox), or None."""
-        return unsandboxed_bypass_error(mode, self.settings, self.sandbox.available)
+        """Why ``mode`` may not be used here (bypass without a boundary that holds), or None."""
+        return unsandboxed_bypass_error(mode, self.settings, self.sandbox)
 
     def rules(self) -> list[RuleEntry]:
         return self.gate.all_rules()

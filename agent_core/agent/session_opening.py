@@ -28,7 +28,7 @@ def open_session_store(opts: RuntimeOptions) -> OpenedSession:
     from agent_core.session.lock import SessionLocked
 
     # Refused before any session file exists: bypass never runs without a boundary.
-    if refusal := unsandboxed_bypass_error(opts.mode, opts.settings, sandbox_status().available):
+    if refusal := unsandboxed_bypass_error(opts.mode, opts.settings, sandbox_status()):
         raise refusal
     resume_id = opts.resume_id
     latest = opts.continue_latest and not resume_id

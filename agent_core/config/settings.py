@@ -205,7 +205,8 @@ def _report_ignored(merged: Settings, raw: RawSettings, file: Path, user_file: P
 
 
 def _merge_sandbox(merged: Settings, raw: SandboxSettings, file: Path, user: bool) -> None:
-    """A project may only make the sandbox stricter: network off, never unsandboxed."""
+    """A project may only make the sandbox stricter: network off, never unsandboxed,
+    no Unix sockets let through."""
     if raw.network is False:
         merged.sandbox_network = False
     if raw.hiddenPaths is not None:
@@ -223,6 +224,15 @@ def _merge_sandbox(merged: Settings, raw: SandboxSettings, file: Path, user: boo
             merged.problems.append(
                 f"{file}: sandbox.allowUnsandboxed is ignored here; only the user settings"
                 " file can turn the sandbox requirement off"
+            )
+
+    if raw.allowUnixSockets:
+        if user:
+            merged.allow_unix_sockets = list(raw.allowUnixSockets)
+        else:
+            merged.problems.append(
+                f"{file}: sandbox.allowUnixSockets is ignored here; only the user settings"
+                " file can let commands reach Unix sockets outside the sandbox"
             )
 
 

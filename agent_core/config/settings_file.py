@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -88,6 +90,21 @@ def _looks_like_permissions(key: str) -> bool:
     import difflib  # only for an unknown key
 
     return bool(difflib.get_close_matches(key.lower(), ["permissions"], n=1, cutoff=0.8))
+
+
+def _socket_path_problem(text: str) -> str | None:
+    """Why a sandbox.allowUnixSockets entry is unusable, or None (absolute or ``~/``)."""
+    if "\x00" in text:
+        return f"{_described(text)} holds a NUL byte"
+    if not (os.path.isabs(text) or text.startswith("~/")):
+        return f"{_described(text)} is not an absolute path or ~/..."
+    return None
+
+
+# Lists under a section whose items are checked one by one: a bad item is dropped alone.
+_CHECKED_LISTS: dict[str, Callable[[str], str | None]] = {
+    "sandbox.allowUnixSockets": _socket_path_problem,
+}
 
 
 def _joined(what: str, reason: str) -> str:
@@ -229,6 +246,10 @@ class _FileReader:
             if name not in known:
                 self.drop(sub_key, f"{key}.{name}", f"unknown setting (known: {', '.join(known)})")
                 continue
+            where = f"{key}.{name}"
+            if where in _CHECKED_LISTS:
+                found[name] = self.read_strings(sub_node, where, _CHECKED_LISTS[where])
+                continue
             try:
                 value = self.value(sub_node)
                 msgspec.convert({name: value}, schema)
@@ -242,8 +263,11 @@ class _FileReader:
             found[name] = value
         return found
 
-    def read_strings(self, node: Any, what: str) -> list[str]:
-        """A list of strings; a bad item is dropped alone, a non-list drops the entry."""
+    def read_strings(
+        self, node: Any, what: str, check: Callable[[str], str | None] | None = None
+    ) -> list[str]:
+        """A list of strings (each passing ``check``, which names a problem); a bad item
+        is dropped alone, a non-list drops the entry."""
         import yaml
 
         if self.is_null(node):
@@ -258,10 +282,12 @@ class _FileReader:
             except _Unbuildable as exc:
                 self.drop(item, what, str(exc))
                 continue
-            if isinstance(value, str):
-                found.append(value)
-            else:
+            if not isinstance(value, str):
                 self.drop(item, what, f"expected text, got {_described(value)}")
+            elif check is not None and (problem := check(value)):
+                self.drop(item, what, problem)
+            else:
+                found.append(value)
         return found
 
     # -- permissions: what cannot be read stops mewcode --

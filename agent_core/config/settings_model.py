@@ -54,6 +54,7 @@ class SandboxSettings(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=
     network: bool | None = None
     allowUnsandboxed: bool | None = None
     hiddenPaths: list[str] | None = None  # more credentials to hide; the user's file only
+    allowUnixSockets: list[str] | None = None  # user settings only; entries checked one by one
 
 
 class _PlainValues(msgspec.Struct, forbid_unknown_fields=True):
@@ -126,6 +127,7 @@ class Settings(msgspec.Struct):
     sandbox_network: bool = True  # off when any settings file turns it off
     allow_unsandboxed: bool = False  # read from user settings only
     hidden_paths: list[str] = []  # sandbox.hiddenPaths, from user settings only
+    allow_unix_sockets: list[str] = []  # read from user settings only
     project_trusted: bool = False  # the project's own files applied in full
     # Fingerprints of the project programs (hooks, MCP servers) the user trusted; None: all
     # of them, for this run (--trust-project). See config/program_trust.py.

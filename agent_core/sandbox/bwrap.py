@@ -99,6 +99,11 @@ def bwrap_argv(
             out += ["--tmpfs", path, "--remount-ro", path]
         else:
             out += ["--ro-bind", "/dev/null", path]
+    # The Unix sockets the user lets commands reach (sandbox.allowUnixSockets), let back in
+    # where the private /tmp or a hidden directory would hide them (connect needs no write).
+    for socket_path in policy.unix_sockets:
+        if kind(socket_path) is not None:
+            out += ["--ro-bind", socket_path, socket_path]
     out += ["--chdir", str(cwd), "--", *argv]
     return out
 

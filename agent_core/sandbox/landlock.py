@@ -11,8 +11,9 @@ roots, hidden paths inside writable roots) is stated in ``status``.
 
 The ruleset is built in MewCode for each launch. The process is then created
 from a fresh thread that has restricted itself (no_new_privs, the ruleset, no
-capabilities: all three are per thread, and a child inherits them from the thread
-that created it), so subprocess can still use vfork: a preexec_fn would force a
+capabilities, and the ``seccomp`` filter that refuses Unix sockets and io_uring:
+all four are per thread, and a child inherits them from the thread that created
+it), so subprocess can still use vfork: a preexec_fn would force a
 full fork, which costs ~10 ms more per command once MewCode holds a few hundred MB.
 The thread exits right after; MewCode's other threads are never restricted.
 Process lifetime comes from ``orphans``.
@@ -34,6 +35,7 @@ from agent_core.sandbox import linux
 from agent_core.sandbox.backend import Confinement, ConfinementError
 from agent_core.sandbox.orphans import RUN_ENV, OrphanSweeper
 from agent_core.sandbox.policy import TEMP_VARS, SandboxPolicy
+from agent_core.sandbox.seccomp import SeccompFilter, command_filter
 from agent_core.sandbox.status import SandboxStatus
 
 _SYS_CREATE_RULESET = 444
@@ -202,21 +204,23 @@ def build_ruleset(policy: SandboxPolicy, abi: int) -> int:
 T = TypeVar("T")
 
 
-def restrict_this_thread(ruleset_fd: int) -> None:
+def restrict_this_thread(ruleset_fd: int, syscalls: SeccompFilter) -> None:
     """Confine the calling thread (and whatever it creates from now on) for good."""
     linux.prctl(linux.PR_SET_NO_NEW_PRIVS, 1)
     linux.syscall(_SYS_RESTRICT_SELF, ruleset_fd, 0)
     linux.drop_capabilities()
+    syscalls.install()
 
 
-def spawn_confined(ruleset_fd: int, start: Callable[[], T]) -> T:
-    """Run start() in a new thread restricted by the ruleset; raise what it raised."""
+def spawn_confined(ruleset_fd: int, start: Callable[[], T], syscalls: SeccompFilter) -> T:
+    """Run start() in a new thread restricted by the ruleset and the syscall filter;
+    raise what it raised."""
     outcome: list[T] = []
     failure: list[BaseException] = []
 
     def confined() -> None:
         try:
-            restrict_this_thread(ruleset_fd)
+            restrict_this_thread(ruleset_fd, syscalls)
         except OSError as exc:
             failure.append(ConfinementError(f"cannot apply Landlock: {exc}"))
             return
@@ -241,18 +245,20 @@ class LandlockConfinement(Confinement):
         argv: list[str],
         env: dict[str, str],
         ruleset_fd: int,
+        syscalls: SeccompFilter,
         sweeper: OrphanSweeper,
         token: str,
     ) -> None:
         super().__init__(argv, env)
         self._fd: int | None = ruleset_fd
+        self._syscalls = syscalls
         self._sweeper = sweeper
         self._token = token
 
     def spawn(self, start: Callable[[], T]) -> T:
         if self._fd is None:
             raise ConfinementError("this launch was already used")
-        return spawn_confined(self._fd, start)
+        return spawn_confined(self._fd, start, self._syscalls)
 
     def started(self, pid: int) -> None:
         self._close()
@@ -283,6 +289,8 @@ class LandlockBackend:
     def confine(
         self, argv: list[str], policy: SandboxPolicy, cwd: Path, env: dict[str, str] | None
     ) -> Confinement:
+        # A filter cannot allow single paths: an allowlist opens every Unix socket.
+        syscalls = command_filter(block_unix=not policy.unix_sockets)
         fd = build_ruleset(policy, self.abi)
         self._sweeper.adopt_orphans()
         token = self._sweeper.begin()
@@ -290,7 +298,7 @@ class LandlockBackend:
         run_env[RUN_ENV] = token
         if policy.temp_dir is not None:
             run_env.update(dict.fromkeys(TEMP_VARS, policy.temp_dir))
-        return LandlockConfinement(argv, run_env, fd, self._sweeper, token)
+        return LandlockConfinement(argv, run_env, fd, syscalls, self._sweeper, token)
 
     def status(self, policy: SandboxPolicy | None = None) -> SandboxStatus:
         abi = self.abi
@@ -314,9 +322,10 @@ class LandlockBackend:
             " command)",
         ]
         missing = [
-            "files that start programs inside writable roots stay writable while a command"
-            " runs (Landlock cannot take back access under a writable root): they are put back"
-            " when it ends, so a background shell's change lasts until that shell ends",
+            "files that start programs inside writable roots (.git/hooks, .git/config,"
+            " .mewcode, .mcp.json...) stay writable while a command runs (Landlock cannot take"
+            " back access under a writable root): they are put back when it ends, so a"
+            " background shell's change lasts until that shell ends",
             "names inside a hidden directory can be listed (their contents cannot be read)",
             "files created after a command starts, beside a hidden path (e.g. in the home"
             " directory), are unreadable to that command",
@@ -324,8 +333,6 @@ class LandlockBackend:
             " running (still confined)",
             "a leftover process that clears its environment and starts its own session"
             " outlives its command (still confined)",
-            "Unix sockets with a path stay reachable: the user's tmux or screen server,"
-            " D-Bus (systemd-run) or docker could run a command outside the sandbox",
             "a .git directory a command replaces (renamed away, another put in its place) is"
             " reported, not put back",
             "a leftover process that keeps re-forking can outrun the sweep and outlive its"
@@ -336,6 +343,9 @@ class LandlockBackend:
             "/dev/shm is the machine's own (writable), and the user's other terminals"
             " (/dev/pts/N) can be written to",
         ]
+        held, open_ = _syscall_facts(policy)
+        enforced += held
+        missing += open_
         if abi >= 6:
             enforced.append(
                 "signals: the command cannot signal processes outside its own tree"
@@ -358,3 +368,21 @@ class LandlockBackend:
                 if holder and os.path.lexists(hidden):
                     missing.append(f"{hidden} is inside writable {holder}: it stays readable")
         return SandboxStatus("landlock", True, enforced, missing)
+
+
+def _syscall_facts(policy: SandboxPolicy | None) -> tuple[list[str], list[str]]:
+    """What the seccomp filter enforces, and what an allowlist of sockets leaves open."""
+    facts: list[str] = []
+    gaps: list[str] = []
+    if policy is not None and policy.unix_sockets:
+        gaps.append(
+            "Unix sockets: not filtered, because sandbox.allowUnixSockets is set"
+            " (~/.mewcode/settings.yaml) and Landlock cannot allow single sockets: every"
+            " Unix socket is reachable, so your tmux or screen server, D-Bus (systemd-run)"
+            " or docker could run a command outside the sandbox; bypassPermissions is refused"
+        )
+    else:
+        facts.append("Unix sockets: refused (no socket(AF_UNIX)); socketpair allowed")
+    facts.append("io_uring: refused (io_uring_setup fails), so it cannot open sockets either")
+    facts.append("system calls of another ABI (32-bit, x32) kill the process")
+    return facts, gaps

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 PR_SET_PDEATHSIG = 1
 PR_SET_NO_NEW_PRIVS = 38
+PR_SET_SECCOMP = 22
 PR_SET_CHILD_SUBREAPER = 36
 _CAPABILITY_VERSION_3 = 0x20080522
 
@@ -61,9 +62,9 @@ def syscall(number: int, *args: SyscallArg) -> int:
     return _check(_syscall(ctypes.c_long(number), *converted), f"syscall {number}")
 
 
-def prctl(option: int, arg: int = 0) -> None:
-    """prctl(option, arg, 0, 0, 0); raises OSError on failure."""
-    _check(_prctl(option, arg, 0, 0, 0), f"prctl {option}")
+def prctl(option: int, arg: int = 0, arg3: int = 0) -> None:
+    """prctl(option, arg, arg3, 0, 0); raises OSError on failure."""
+    _check(_prctl(option, arg, arg3, 0, 0), f"prctl {option}")
 
 
 def drop_capabilities() -> None:

@@ -151,6 +151,9 @@ class SandboxPolicy(msgspec.Struct, frozen=True):
     temp_dir: str | None = None
     # Where the guard moves what a command wrote to a protected path (this session's).
     quarantine: str | None = None
+    # Unix sockets the user lets commands reach (sandbox.allowUnixSockets). Landlock
+    # cannot allow single paths: with any entry, it lets every Unix socket be reached.
+    unix_sockets: tuple[str, ...] = ()
 
 
 def _real(path: Path | str) -> str:
@@ -209,12 +212,14 @@ def sandbox_policy(
     *,
     hidden_paths: Iterable[str] = (),
     protected_dirs: Iterable[Path] = (),
+    unix_sockets: Iterable[str] = (),
 ) -> SandboxPolicy:
     """The policy for one session's commands.
 
     ``temp_dir`` is the session's private temp dir (default: ``scratch``);
     ``hidden_paths`` adds to the hidden credentials; ``protected_dirs`` adds directories
-    that start programs (a ``core.hooksPath``).
+    that start programs (a ``core.hooksPath``); ``unix_sockets``: sockets commands may reach
+    (absolute or ``~/`` paths).
     """
     project_s = _real(project)
     roots = [project_s]
@@ -259,4 +264,12 @@ def sandbox_policy(
         pinned=tuple(pinned),
         protected=tuple(dict.fromkeys(protected)),
         temp_dir=temp_s,
+        unix_sockets=tuple(dict.fromkeys(_under_home(path, home) for path in unix_sockets)),
     )
+
+
+def _under_home(path: str, home: Path) -> str:
+    """``~/x`` as a path under ``home`` (the session's, not $HOME's), resolved."""
+    if path.startswith("~/"):
+        path = str(home) + path[1:]
+    return os.path.realpath(path)

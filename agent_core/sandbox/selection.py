@@ -65,10 +65,16 @@ def _bubblewrap() -> SandboxBackend | str:
 def _landlock() -> SandboxBackend | str:
     from agent_core.sandbox import landlock
     from agent_core.sandbox.orphans import orphan_sweeper
+    from agent_core.sandbox.seccomp import UnsupportedMachine, command_filter
 
     abi = landlock.landlock_abi()
     if abi < 1:
         return "landlock: not enabled in this kernel (needs Linux 5.13+ with lsm=landlock)"
+    try:
+        command_filter()
+    except UnsupportedMachine as exc:
+        # Without the filter, Landlock alone lets a command reach the user's tmux server.
+        return f"landlock: cannot shut Unix sockets: {exc}"
     return landlock.LandlockBackend(abi, orphan_sweeper())
 
 

@@ -14,6 +14,7 @@ from agent_core.errors import MewCodeError
 from agent_core.sandbox.denied_reads import denied_read_paths
 from agent_core.sandbox.git_dirs import gitdir_pointer, hooks_path_dirs, nested_git_dirs
 from agent_core.sandbox.policy import SandboxPolicy, protected_in_git_dir, sandbox_policy
+from agent_core.sandbox.status import SandboxStatus
 
 SCRATCH_DIR = "scratch"
 
@@ -53,6 +54,7 @@ def session_policy(
         network=settings.sandbox_network,
         hidden_paths=settings.hidden_paths,
         protected_dirs=hooks_dirs,
+        unix_sockets=settings.allow_unix_sockets,
     )
     if create:
         _make_protectable(paths.project)
@@ -82,20 +84,31 @@ def _make_protectable(project: Path) -> None:
 
 
 def unsandboxed_bypass_error(
-    mode: str, settings: Settings, backend_available: bool
+    mode: str, settings: Settings, sandbox: SandboxStatus
 ) -> MewCodeError | None:
     """Why bypassPermissions may not start here, or None when it may.
 
-    Bypass means "no prompts", never "no boundary": without an OS sandbox it
-    needs the user's explicit ``sandbox.allowUnsandboxed: true``.
+    Bypass means "no prompts", never "no boundary": without an OS sandbox, or under
+    Landlock with ``sandbox.allowUnixSockets`` (which opens every Unix socket: the
+    user's tmux server would run anything outside), it needs the user's explicit
+    ``sandbox.allowUnsandboxed: true``.
     """
-    if mode != "bypassPermissions" or backend_available or settings.allow_unsandboxed:
+    if mode != "bypassPermissions" or settings.allow_unsandboxed:
         return None
-    return MewCodeError(
-        "bypassPermissions needs an OS sandbox and none is available on this machine "
-        "(see `mewcode sandbox check`); install bubblewrap, or set "
-        "sandbox.allowUnsandboxed: true in ~/.mewcode/settings.yaml to run without one"
-    )
+    if not sandbox.available:
+        return MewCodeError(
+            "bypassPermissions needs an OS sandbox and none is available on this machine "
+            "(see `mewcode sandbox check`); install bubblewrap, or set "
+            "sandbox.allowUnsandboxed: true in ~/.mewcode/settings.yaml to run without one"
+        )
+    if sandbox.backend == "landlock" and settings.allow_unix_sockets:
+        return MewCodeError(
+            "bypassPermissions needs Unix sockets shut, and sandbox.allowUnixSockets opens "
+            "them all under Landlock (see `mewcode sandbox check`); remove it, install "
+            "bubblewrap, or set sandbox.allowUnsandboxed: true in ~/.mewcode/settings.yaml "
+            "to run with them open"
+        )
+    return None
 
 
 UNSANDBOXED_NOTICE = (

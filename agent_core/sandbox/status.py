@@ -36,5 +36,6 @@ def status_report(status: SandboxStatus, policy: SandboxPolicy | None = None) ->
         lines += [f"  protected: {entry.path}" for entry in policy.protected]
         if policy.temp_dir:
             lines.append(f"  temp dir:  {policy.temp_dir} (as /tmp and $TMPDIR)")
+        lines += [f"  socket:    {path} (sandbox.allowUnixSockets)" for path in policy.unix_sockets]
         lines.append(f"  network:   {'on' if policy.network else 'off'}")
     return "\n".join(lines) + "\n"

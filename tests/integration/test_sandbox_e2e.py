@@ -16,7 +16,10 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.headless import bash_calls, headless_in_process, headless_process, processes_with
+from tests.helpers.witness_socket import WitnessSocketServer
 from tests.integration.conftest import sandbox_available
+
+BYPASS = ["--permission-mode", "bypassPermissions"]
 
 
 def _py_write(path: Path | str) -> str:
@@ -267,3 +270,64 @@ def test_read_deny_rules_hide_files_from_programs_that_open_them(
     assert "visible" in seen and "refused .env" in seen
     assert "env-witness" not in seen and "pem-witness" not in seen
     assert (project / ".env").read_text() == "SECRET=env-witness\n"
+
+
+def test_allowed_unix_sockets_refuse_bypass_under_landlock_and_open_every_socket(
+    own_tmp, fake_llm, project, mewcode_home, tmp_path, monkeypatch, capsys
+) -> None:
+    """Landlock's filter cannot let one socket path through: with sandbox.allowUnixSockets
+    set it is off, so bypass mode is refused (unless allowUnsandboxed), and a command you
+    allow reaches a Unix socket, listed or not."""
+    if not sandbox_available("landlock"):
+        pytest.skip("landlock unavailable here")
+    monkeypatch.setenv("MEWCODE_SANDBOX", "landlock")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    listed = outside / "listed.sock"
+    settings = f"sandbox:\n  allowUnixSockets: [{listed}]\n"
+    (mewcode_home / "settings.yaml").write_text(settings)
+    server = WitnessSocketServer(outside / "unlisted.sock", outside / "connected").start()
+    connect = (
+        f"python3 -c \"import socket; socket.socket(socket.AF_UNIX).connect('{server.path}')\""
+    )
+
+    def connect_with(*options: str) -> tuple[int, dict, str]:
+        fake_llm.script(bash_calls(connect))
+        env = fake_llm.env("anthropic")
+        return headless_in_process(["-p", "go", *options], env, project, monkeypatch, capsys)
+
+    try:
+        code, _, err = connect_with(*BYPASS)
+        assert code != 0 and "sandbox.allowUnixSockets" in err, err
+        assert "bypassPermissions needs Unix sockets shut" in err
+        # Default mode: headless cannot approve, so the user's allow rule lets it run.
+        code, result, err = connect_with("--allowedTools", "Bash(python3:*)")
+        assert code == 0 and not result.get("permission_denials"), (err, result)
+        (mewcode_home / "settings.yaml").write_text(settings + "  allowUnsandboxed: true\n")
+        code, result, err = connect_with(*BYPASS)
+        assert code == 0 and not result.get("permission_denials"), (err, result)
+    finally:
+        peers = server.stop()
+    assert len(peers) == 2, "the allowed command and the bypass run each connect once"
+    assert server.witness.exists()
+
+
+def test_sandbox_check_says_an_allowlist_leaves_unix_sockets_open(
+    project, mewcode_home, monkeypatch, capsys
+) -> None:
+    if not sandbox_available("landlock"):
+        pytest.skip("landlock unavailable here")
+    from mewcode_tui.cli import main
+
+    monkeypatch.setenv("MEWCODE_SANDBOX", "landlock")
+    assert main(["sandbox", "check", "--cwd", str(project)]) == 0
+    shut, _ = capsys.readouterr()
+    assert "Unix sockets: refused (no socket(AF_UNIX)); socketpair allowed" in shut
+    (mewcode_home / "settings.yaml").write_text("sandbox:\n  allowUnixSockets: [~/pg.sock]\n")
+    assert main(["sandbox", "check", "--cwd", str(project)]) == 0
+    opened, _ = capsys.readouterr()
+    not_enforced = opened.split("Not enforced:", 1)[1]
+    assert "Unix sockets: not filtered, because sandbox.allowUnixSockets is set" in not_enforced
+    assert "socket(AF_UNIX)); socketpair allowed" not in opened
+    home = os.path.realpath(os.environ["HOME"])
+    assert f"socket:    {home}/pg.sock (sandbox.allowUnixSockets)" in opened

@@ -20,6 +20,7 @@ import time
 import uuid
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from agent_core.sandbox import SandboxPolicy, sandbox_backend, sandbox_policy
@@ -223,6 +224,62 @@ async def test_network_setting_decides_tcp_to_a_local_listener(
     finally:
         server.close()
     assert ("connected" in out.content) is network, out.content
+
+
+UNIX_CONNECT = """
+import socket, sys
+for kind, path in ((socket.SOCK_STREAM, sys.argv[1]), (socket.SOCK_DGRAM, sys.argv[2])):
+    try:
+        sock = socket.socket(socket.AF_UNIX, kind)
+        sock.connect(path)
+        sock.send(b"x")
+        print("connected", path)
+    except OSError as exc:
+        print("refused", path, exc.errno)
+mine, peer = socket.socketpair()
+mine.sendall(b"pair-ok")
+print(peer.recv(7).decode())
+"""
+
+
+@pytest.mark.parametrize("allowlisted", [False, True])
+async def test_landlock_refuses_unix_sockets_unless_allowlisted(
+    ctx, places, allowlisted, monkeypatch
+) -> None:
+    """Landlock does not stop connect() to a socket with a path: the seccomp filter does.
+    With sandbox.allowUnixSockets set, it cannot allow one path only: all are reachable."""
+    monkeypatch.setenv("MEWCODE_SANDBOX", "landlock")
+    if not sandbox_backend().status().available:
+        pytest.skip("landlock unavailable here")
+    stream_path, dgram_path = places["outside"] / "stream.sock", places["outside"] / "dgram.sock"
+    stream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    dgram = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    try:
+        stream.bind(str(stream_path))
+        stream.listen(4)
+        dgram.bind(str(dgram_path))
+        for server in (stream, dgram):
+            server.setblocking(False)
+        listed = (str(stream_path),) if allowlisted else ()
+        ctx.state.sandbox_policy = msgspec.structs.replace(policy_for(places), unix_sockets=listed)
+        out = await bash(ctx, python(UNIX_CONNECT, str(stream_path), str(dgram_path)) + " | cat")
+        reached = []
+        try:
+            stream.accept()[0].close()  # a connection waiting in the backlog: it got through
+            reached.append("stream")
+        except BlockingIOError:
+            pass
+        try:
+            dgram.recv(1)
+            reached.append("dgram")
+        except BlockingIOError:
+            pass
+    finally:
+        stream.close()
+        dgram.close()
+    assert "pair-ok" in out.content, out.content  # socketpair and the pipeline still work
+    assert reached == (["stream", "dgram"] if allowlisted else []), out.content
+    assert out.content.count("refused") == (0 if allowlisted else 2), out.content
 
 
 async def test_leftover_processes_die_with_their_command(backend, ctx) -> None:

@@ -33,6 +33,7 @@ from tests.helpers.headless import (
     headless_process,
     processes_with,
 )
+from tests.helpers.witness_socket import WitnessSocketServer
 
 BYPASS = ["--permission-mode", "bypassPermissions"]
 
@@ -274,37 +275,96 @@ def test_nested_repository_cannot_plant_git_config(
     assert not witness.exists(), "a nested repository planted in the sandbox ran a command"
 
 
+def _tmux(sock: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """tmux on the test's own server only (never the user's: always -S)."""
+    return subprocess.run(
+        ["tmux", "-S", str(sock), *args], capture_output=True, text=True, timeout=20, check=False
+    )
+
+
+def _tmux_attack(sock: Path, witness: Path) -> str:
+    """One command: new-window through $TMUX, through `-S sock`, and on the default socket."""
+    return py(
+        "import subprocess\n"
+        "attempts = {\n"
+        '    "env": ["tmux", "new-window", "-d"],\n'
+        f'    "explicit": ["tmux", "-S", "{sock}", "new-window", "-d"],\n'
+        '    "default": ["env", "-u", "TMUX", "tmux", "new-window", "-d"],\n'
+        "}\n"
+        "for name, argv in attempts.items():\n"
+        f'    subprocess.run([*argv, "touch {witness}-" + name], timeout=20)\n'
+        'open("attack-ran", "w")'
+    )
+
+
+@pytest.mark.parametrize("socket_at", ["default", "explicit"])
 def test_tmux_server_outside_is_unreachable(
-    backend, own_tmp, fake_llm, project, outside, tmp_path, monkeypatch, capsys
+    socket_at, request, backend, own_tmp, fake_llm, project, outside, tmp_path, monkeypatch, capsys
 ) -> None:
-    """FAILS[bubblewrap] FAILS[landlock] (documented as "Unix sockets with a path"). The user
-    runs mewcode inside tmux: $TMUX names the server's socket; `tmux new-window` makes the
-    server (outside the sandbox) run any command. Works with sandbox.network false too."""
+    """FAILS[bubblewrap] without the private /tmp (a socket by path under /tmp) FAILS[landlock]
+    without the seccomp filter. The user runs mewcode inside tmux: $TMUX names the server's socket;
+    `tmux new-window` makes the server (outside the sandbox) run any command. One command
+    tries $TMUX, `-S <socket>` and the default socket. The server is the test's own: at the
+    default place (TMUX_TMPDIR under tmp_path, so a server of the user's is never reached)
+    or at a path of its own. Works with sandbox.network false too."""
     if shutil.which("tmux") is None:
         pytest.skip("tmux not installed")
-    sock_dir = tmp_path / "tmux"
-    sock_dir.mkdir()
-    sock = sock_dir / "default"
-    subprocess.run(["tmux", "-S", str(sock), "new-session", "-d", "sleep 60"], check=True)
+    tmux_tmpdir = tmp_path / "tmux-tmpdir"
+    tmux_tmpdir.mkdir()
+    monkeypatch.setenv("TMUX_TMPDIR", str(tmux_tmpdir))  # the default socket is the test's
+    if socket_at == "default":
+        (tmux_tmpdir / f"tmux-{os.getuid()}").mkdir(mode=0o700)
+        sock = tmux_tmpdir / f"tmux-{os.getuid()}" / "default"
+    else:
+        sock = tmp_path / "tmux-elsewhere.sock"
+    started = _tmux(sock, "new-session", "-d", "sleep 600")
+    assert started.returncode == 0, started.stderr
     try:
-        pid = subprocess.run(
-            ["tmux", "-S", str(sock), "display", "-p", "#{pid}"],
-            capture_output=True, text=True, check=True,
-        ).stdout.strip()  # fmt: skip
+        # Windows whose command exits stay listed: a reached server leaves a trace.
+        _tmux(sock, "set-window-option", "-g", "remain-on-exit", "on")
+        pid = _tmux(sock, "display", "-p", "#{pid}").stdout.strip()
         witness = outside / "tmux-ran"
-        fake_llm.script(
-            bash_calls(
-                py(
-                    "import subprocess; "
-                    f'subprocess.run(["tmux", "new-window", "-d", "touch {witness}"])'
-                )
-            )
-        )
+        fake_llm.script(bash_calls(_tmux_attack(sock, witness)))
         run_bypass(fake_llm, project, monkeypatch, capsys, ("TMUX", f"{sock},{pid},0"))
-        time.sleep(0.5)
-        assert not witness.exists(), "tmux ran a command outside the sandbox"
+        assert (project / "attack-ran").exists(), "the attack did not run"
+        # list-windows is answered after any new-window the server got: no waiting on time.
+        windows = _tmux(sock, "list-windows", "-F", "#{pane_start_command}").stdout
+        assert len(windows.splitlines()) == 1, f"tmux ran: {windows}"
+        assert not list(outside.glob("tmux-ran*")), "tmux ran a command outside the sandbox"
     finally:
-        subprocess.run(["tmux", "-S", str(sock), "kill-server"], capture_output=True)
+        _tmux(sock, "kill-server")
+
+
+def _connect_to(path: Path) -> str:
+    """A command that connects to the Unix socket at path and says what happened."""
+    return py(
+        "import socket\n"
+        "try:\n"
+        f'    socket.socket(socket.AF_UNIX).connect("{path}"); print("REACHED")\n'
+        "except OSError as exc:\n"
+        '    print("refused", exc)\n'
+        'open("attack-ran", "w")'
+    )
+
+
+def test_unix_socket_server_outside_is_unreachable(
+    request, backend, own_tmp, fake_llm, project, outside, monkeypatch, capsys
+) -> None:
+    """FAILS[landlock] without the seccomp filter: Landlock does not restrict connect() to a
+    socket with a path, and a server outside (docker, tmux, systemd-run) runs what it is
+    asked. Here the server only leaves a witness for each connection."""
+    server = WitnessSocketServer(outside / "server.sock", outside / "connected").start()
+    try:
+        fake_llm.script(bash_calls(_connect_to(server.path)))
+        run_bypass(fake_llm, project, monkeypatch, capsys)
+    finally:
+        peers = server.stop()
+    assert (project / "attack-ran").exists(), "the attack did not run"
+    said = json.dumps(fake_llm.requests[-1].body)
+    assert peers == [] and not server.witness.exists(), said[-1000:]
+    # Landlock's filter refuses the socket; bubblewrap's private /tmp hides its path.
+    refusal = "Permission denied" if backend == "landlock" else "No such file or directory"
+    assert refusal in said, said[-1000:]
 
 
 def test_mewcode_dir_created_by_a_command_cannot_widen_the_next_session(

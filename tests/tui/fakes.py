@@ -113,7 +113,7 @@ class FakeRuntime:
             callback()
 
     def mode_refusal(self, mode: str) -> MewCodeError | None:
-        return unsandboxed_bypass_error(mode, Settings(), self.sandbox.available)
+        return unsandboxed_bypass_error(mode, Settings(), self.sandbox)
 
     def set_mode(self, mode: str) -> None:
         if refusal := self.mode_refusal(mode):

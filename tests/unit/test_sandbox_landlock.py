@@ -17,6 +17,7 @@ from agent_core.sandbox.landlock import (
 )
 from agent_core.sandbox.orphans import OrphanSweeper
 from agent_core.sandbox.policy import SandboxPolicy
+from agent_core.sandbox.status import status_report
 
 
 def tree(root: Path) -> Path:
@@ -83,3 +84,18 @@ def test_status_names_what_landlock_cannot_do(tmp_path: Path) -> None:
     assert any("UDP" in gap for gap in new.missing)
     assert any(".git/hooks" in gap for gap in new.missing)
     assert f"{home}/.ssh is inside writable {home}: it stays readable" in new.missing
+    assert "Unix sockets: refused (no socket(AF_UNIX)); socketpair allowed" in new.enforced
+    assert any(fact.startswith("io_uring: refused") for fact in new.enforced)
+    assert not any("Unix socket" in gap for gap in new.missing)
+
+
+def test_status_says_an_allowlist_opens_every_unix_socket(tmp_path: Path) -> None:
+    policy = SandboxPolicy(writable=(str(tmp_path),), unix_sockets=("/run/pg.sock",))
+    status = LandlockBackend(7, OrphanSweeper()).status(policy)
+    assert not any(fact.startswith("Unix sockets") for fact in status.enforced)
+    assert any(fact.startswith("io_uring: refused") for fact in status.enforced)
+    (gap,) = [gap for gap in status.missing if gap.startswith("Unix sockets")]
+    assert "sandbox.allowUnixSockets" in gap and "tmux" in gap
+    assert "bypassPermissions is refused" in gap
+    report = status_report(status, policy)
+    assert "socket:    /run/pg.sock (sandbox.allowUnixSockets)" in report

@@ -64,6 +64,19 @@ def test_hidden_paths_setting_adds_to_the_hidden_list(tmp_path: Path) -> None:
     assert str(home / ".secrets") in policy.hidden and "/srv/keys" in policy.hidden
 
 
+def test_allowed_unix_sockets_are_resolved_under_the_sessions_home(tmp_path: Path) -> None:
+    home, real = tmp_path / "home", tmp_path / "real"
+    for d in (home, real):
+        d.mkdir()
+    (home / "run").symlink_to(real)
+    sockets = ["~/run/agent.sock", "/run/postgresql/.s.PGSQL.5432", "~/run/agent.sock"]
+    policy = sandbox_policy(
+        tmp_path / "p", [], tmp_path / "s", home, home / ".mc", True, tmp_path, unix_sockets=sockets
+    )
+    assert policy.unix_sockets == (f"{real}/agent.sock", "/run/postgresql/.s.PGSQL.5432")
+    assert sandbox_policy(tmp_path / "p", [], tmp_path / "s", home, home).unix_sockets == ()
+
+
 def test_home_inside_a_writable_root_stays_read_only_and_keeps_its_rc_files(tmp_path) -> None:
     home = tmp_path / "home"
     home.mkdir()
