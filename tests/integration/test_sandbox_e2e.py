@@ -312,6 +312,36 @@ def test_allowed_unix_sockets_refuse_bypass_under_landlock_and_open_every_socket
     assert server.witness.exists()
 
 
+def test_under_bubblewrap_only_a_listed_unix_socket_is_reachable(
+    own_tmp, fake_llm, project, mewcode_home, tmp_path, monkeypatch, capsys
+) -> None:
+    """The private /tmp hides every socket in it; sandbox.allowUnixSockets binds one back."""
+    if not sandbox_available("bubblewrap"):
+        pytest.skip("bubblewrap unavailable here")
+    monkeypatch.setenv("MEWCODE_SANDBOX", "bubblewrap")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    listed = WitnessSocketServer(outside / "listed.sock", outside / "listed-hit").start()
+    unlisted = WitnessSocketServer(outside / "unlisted.sock", outside / "unlisted-hit").start()
+    settings = f"sandbox:\n  allowUnixSockets: [{listed.path}]\n"
+    (mewcode_home / "settings.yaml").write_text(settings)
+    connect = (
+        'python3 -c "import socket\n'
+        f"for p in ['{listed.path}', '{unlisted.path}']:\n"
+        "    try: socket.socket(socket.AF_UNIX).connect(p)\n"
+        '    except OSError: pass"'
+    )
+    fake_llm.script(bash_calls(connect))
+    try:
+        code, result, err = headless_in_process(
+            ["-p", "go", *BYPASS], fake_llm.env("anthropic"), project, monkeypatch, capsys
+        )
+        assert code == 0 and not result.get("permission_denials"), (err, result)
+    finally:
+        listed_peers, unlisted_peers = listed.stop(), unlisted.stop()
+    assert len(listed_peers) == 1 and unlisted_peers == []
+
+
 def test_sandbox_check_says_an_allowlist_leaves_unix_sockets_open(
     project, mewcode_home, monkeypatch, capsys
 ) -> None:
