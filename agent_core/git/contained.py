@@ -17,6 +17,8 @@ Where git cannot run contained (no sandbox backend, or it cannot be applied), no
 runs and ``GitNotContained`` says why. The lists of config names are read afresh for
 each run: a cache would have to know every file git reads (includes, a ``.git`` a
 command created above the project...), and a stale one would let a driver through.
+A config changed between the listing and the command (by a background shell) could
+still name a driver the listing missed: it would run, but confined like git itself.
 """
 
 from __future__ import annotations
@@ -109,7 +111,9 @@ def find_git(session: SandboxPolicy, path_env: str) -> tuple[str, list[str]]:
     found = shutil.which("git", path=os.pathsep.join(path))
     real = os.path.realpath(found) if found else None
     if real is None or any(_inside(real, root) for root in session.writable):
-        raise GitUnavailable("git is not installed (none on PATH outside the project)")
+        raise GitUnavailable(
+            "git is not installed (none on PATH outside the directories commands can write)"
+        )
     return real, path
 
 
