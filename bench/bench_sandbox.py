@@ -21,7 +21,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from bench.common import info, interleaved, median
+from bench.common import env_restored, info, interleaved, median
 
 TARGET_ADDED_MS = 10.0
 REPEAT = 150
@@ -103,10 +103,12 @@ def _round(loop, root: Path, label: str) -> bool:
 
 
 def main() -> bool:
-    saved = os.environ.get("MEWCODE_SANDBOX")
     loop = asyncio.new_event_loop()
     try:
-        with tempfile.TemporaryDirectory(prefix="mewcode-bench-sandbox-") as tmp:
+        with (
+            env_restored("MEWCODE_SANDBOX"),
+            tempfile.TemporaryDirectory(prefix="mewcode-bench-sandbox-") as tmp,
+        ):
             ok = _round(loop, Path(tmp), "")
             ballast = bytearray(BALLAST_MB << 20)
             ballast[::4096] = b"x" * len(ballast[::4096])  # touch every page: resident
@@ -115,10 +117,6 @@ def main() -> bool:
             del ballast
     finally:
         loop.close()
-        if saved is None:
-            os.environ.pop("MEWCODE_SANDBOX", None)
-        else:
-            os.environ["MEWCODE_SANDBOX"] = saved
     return ok
 
 

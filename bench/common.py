@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 
 def measure(fn: Callable[[], object], repeat: int = 7, warmup: int = 1) -> list[float]:
@@ -63,3 +65,16 @@ def report(
 def info(name: str, value: float, unit: str) -> None:
     """Print a measured figure that has no ratio target (e.g. peak memory)."""
     print(f"{name}: {value:.3f} {unit}", flush=True)
+
+
+@contextmanager
+def env_restored(name: str) -> Iterator[None]:
+    """Put environment variable ``name`` back as it was (a bench that switches backends)."""
+    saved = os.environ.get(name)
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = saved

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import datetime as _dt
+import logging
 import platform
-import subprocess
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from agent_core.llm.base import SystemBlock
+
+if TYPE_CHECKING:
+    from agent_core.sandbox.policy import SandboxPolicy
+
+log = logging.getLogger("mewcode.git")
 
 STABLE_PROMPT = """\
 You are MewCode, an AI coding agent working in the user's terminal, inside their project.
@@ -36,21 +42,30 @@ edit files or run commands that change anything until the user approves the plan
 """
 
 
-def git_summary(cwd: Path) -> str:
-    """Branch and a short status, or a note that this is not a git repository."""
+STATUS_ARGS = ("status", "--porcelain", "--branch", "--ignore-submodules=all")
+STATUS_TIMEOUT_S = 5.0
+
+
+def git_summary(cwd: Path, policy: SandboxPolicy) -> str:
+    """Branch and a short status, or why there is none; git runs contained (agent_core.git)."""
+    from agent_core.git import GitNotContained, GitUnavailable, hidden_pathspecs, run_git_sync
+
+    specs = hidden_pathspecs(policy, cwd)
+    args = [*STATUS_ARGS, "--", *specs] if specs else list(STATUS_ARGS)
     try:
-        out = subprocess.run(
-            ["git", "status", "--short", "--branch"],
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            timeout=2,
-        )
-    except (OSError, subprocess.SubprocessError):
+        out = run_git_sync(args, cwd, policy, timeout_s=STATUS_TIMEOUT_S)
+    except GitNotContained as exc:
+        log.debug("git status skipped: %s", exc)
+        return "git: not checked (no sandbox)"
+    except GitUnavailable as exc:
+        log.debug("git status not run: %s", exc)
         return "git: unavailable"
     if out.returncode != 0:
-        return "git: not a repository"
-    lines = out.stdout.splitlines()
+        problem = out.problem()
+        if "not a git repository" in problem:
+            return "git: not a repository"
+        return f"git: status failed ({problem})"
+    lines = out.text().splitlines()
     head = lines[0].removeprefix("## ") if lines else "unknown branch"
     changed = len(lines) - 1
     return (

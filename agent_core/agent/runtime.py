@@ -63,6 +63,7 @@ from agent_core.tools.session_state import SessionToolState
 if TYPE_CHECKING:
     from agent_core.agent.session_api import AgentSession
     from agent_core.mcp.model import McpServerStatus
+    from agent_core.sandbox.policy import SandboxPolicy
 
 log = logging.getLogger("mewcode.runtime")
 _turn_ids = itertools.count(1)
@@ -192,6 +193,13 @@ class Runtime(SessionFigures):
         if self.opts.mcp is not None:
             self.opts.mcp.watch(callback)
 
+    @property
+    def sandbox_policy(self) -> SandboxPolicy:
+        """What this session's commands may touch; MewCode's own git runs in a stricter copy."""
+        policy = self._tool_state.sandbox_policy
+        assert policy is not None, "_attach sets the policy of every session"
+        return policy
+
     def mode_refusal(self, mode: str) -> MewCodeError | None:
         """Why ``mode`` may not be used here (bypass without a boundary that holds), or None."""
         return unsandboxed_bypass_error(mode, self.settings, self.sandbox)
@@ -270,7 +278,12 @@ class Runtime(SessionFigures):
 
     async def _request_builder(self, emit: Emit, prompt: str = "") -> RequestBuilder:
         facts = await turn_facts(
-            self.cwd, self.opts.paths.home, self.prompt_contexts, prompt, self._overhead_tokens
+            self.cwd,
+            self.sandbox_policy,
+            self.opts.paths.home,
+            self.prompt_contexts,
+            prompt,
+            self._overhead_tokens,
         )
         return RequestBuilder(
             conversation=self.conversation,

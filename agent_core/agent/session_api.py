@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from agent_core.llm.base import Provider
     from agent_core.mcp.model import McpServerStatus
     from agent_core.messages import Message
+    from agent_core.sandbox.policy import SandboxPolicy
     from agent_core.sandbox.status import SandboxStatus
     from agent_core.session.loader import SavedViews
     from agent_core.usage import Usage
@@ -56,6 +57,12 @@ class AgentSession(Protocol):
 
     @property
     def sandbox(self) -> SandboxStatus: ...
+
+    @property
+    def sandbox_policy(self) -> SandboxPolicy:
+        """What this session's commands may touch; MewCode's own git (``/review``) runs in a
+        stricter copy of it (agent_core.git)."""
+        ...
 
     @property
     def settings_problems(self) -> Sequence[str]: ...

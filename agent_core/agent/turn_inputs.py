@@ -20,6 +20,7 @@ from agent_core.agent.request_builder import TurnFacts
 from agent_core.config.settings import Limits
 from agent_core.memory.files import load_memory
 from agent_core.messages import TextBlock, user_text
+from agent_core.sandbox.policy import SandboxPolicy
 from agent_core.session.store import SessionStore
 
 
@@ -43,14 +44,16 @@ async def prompt_attachments(
 
 async def turn_facts(
     cwd: Path,
+    policy: SandboxPolicy,
     home: Path,
     contexts: Sequence[PromptContext],
     prompt: str,
     overhead_tokens: Callable[[], int],
 ) -> TurnFacts:
-    """Git state, memory files and each context's block for ``prompt``, read in threads at once."""
+    """Git state (git runs inside ``policy``, made read-only), memory files and each context's
+    block for ``prompt``, read in threads at once."""
     git, memory, *chosen = await asyncio.gather(
-        asyncio.to_thread(git_summary, cwd),
+        asyncio.to_thread(git_summary, cwd, policy),
         asyncio.to_thread(load_memory, home, cwd),
         *(asyncio.to_thread(c.block_for, prompt) for c in contexts),
     )

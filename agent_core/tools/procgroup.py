@@ -21,7 +21,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agent_core.sandbox.backend import Confinement, ConfinementError
+from agent_core.sandbox.backend import Confinement
+from agent_core.sandbox.launch import LaunchFailed, start_confined
 from agent_core.tools.base import ToolError
 
 if TYPE_CHECKING:
@@ -75,36 +76,18 @@ class GroupProcess:
         """
         if not cwd.is_dir():
             raise ToolError(f"working directory {cwd} does not exist")
-        argv = ["/bin/bash", "-c", command]
-        confinement = Confinement(argv, env)
-        if sandbox is not None:
-            from agent_core.sandbox.selection import confine
-
-            try:
-                confinement = confine(argv, sandbox, cwd, env)
-            except OSError as exc:
-                raise ToolError(f"cannot set up the sandbox: {exc.strerror or exc}") from None
-
-        def launch() -> subprocess.Popen[bytes]:
-            return subprocess.Popen(
-                confinement.argv,
-                cwd=cwd,
-                env=confinement.env,
+        try:
+            popen, confinement = start_confined(
+                ["/bin/bash", "-c", command],
+                cwd,
+                env,
+                sandbox,
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
-                start_new_session=True,
             )
-
-        try:
-            popen = confinement.spawn(launch)
-        except OSError as exc:
-            confinement.abandon()
-            raise ToolError(f"cannot start {confinement.argv[0]}: {exc.strerror or exc}") from None
-        except ConfinementError as exc:
-            confinement.abandon()
-            raise ToolError(f"cannot confine the command: {exc}") from None
-        confinement.started(popen.pid)
+        except LaunchFailed as exc:
+            raise ToolError(str(exc)) from None
         loop = asyncio.get_running_loop()
         reader = asyncio.StreamReader(limit=CHUNK_BYTES)
         assert popen.stdout is not None

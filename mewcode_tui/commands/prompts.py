@@ -8,13 +8,16 @@ matter may give a ``description``.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 
 from mewcode_tui.commands.registry import CommandHost, SlashCommand
+
+if TYPE_CHECKING:
+    from agent_core.sandbox.policy import SandboxPolicy
 
 MAX_DIFF_CHARS = 60_000
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
@@ -33,30 +36,41 @@ commands), the layout of the main folders, and conventions a newcomer must follo
 short and factual; read the files you need first. If MEWCODE.md exists, improve it."""
 
 
-async def git_diff(cwd: Path) -> tuple[str | None, str]:
-    """(diff, problem): the working tree's changes against HEAD, or why there are none."""
+DIFF_ARGS = (
+    "diff",
+    "HEAD",
+    "--no-color",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--ignore-submodules=all",
+)
+
+
+async def git_diff(cwd: Path, policy: SandboxPolicy) -> tuple[str | None, str]:
+    """(diff, problem): the working tree's changes against HEAD, or why there are none.
+
+    git runs contained, with every config-driven program off (agent_core.git).
+    """
+    from agent_core.git import GitNotContained, GitUnavailable, hidden_pathspecs, run_git
+
+    specs = hidden_pathspecs(policy, cwd)
     try:
-        proc = await asyncio.create_subprocess_exec(
-            "git",
-            "diff",
-            "HEAD",
-            "--no-color",
-            "--no-ext-diff",
-            cwd=cwd,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-        )
-        out, err = await proc.communicate()
-    except OSError:
-        return None, "git is not installed"
-    if proc.returncode != 0:
-        first = err.decode(errors="replace").strip().splitlines()
-        return None, first[0] if first else "git diff failed"
-    return out.decode(errors="replace"), ""
+        result = await run_git([*DIFF_ARGS, "--", *specs] if specs else DIFF_ARGS, cwd, policy)
+    except GitNotContained as exc:
+        return None, f"git cannot run contained here: {exc}"
+    except GitUnavailable as exc:
+        return None, str(exc)
+    if not result.ok:
+        return None, result.problem()
+    return result.text(), ""
 
 
 async def review(host: CommandHost, args: str) -> None:
-    diff, problem = await git_diff(host.paths.project)
+    runtime = host.runtime
+    if runtime is None:
+        host.say("Still starting: try again in a moment.", "warning")
+        return
+    diff, problem = await git_diff(host.paths.project, runtime.sandbox_policy)
     if diff is None:
         host.say(f"Cannot review: {problem}.", "warning")
         return

@@ -23,6 +23,7 @@ from agent_core.errors import MewCodeError
 from agent_core.llm.base import ChatRequest, Provider, StreamEvent
 from agent_core.mcp.model import McpServerStatus
 from agent_core.messages import Message
+from agent_core.sandbox.policy import sandbox_policy
 from agent_core.sandbox.session import unsandboxed_bypass_error
 from agent_core.sandbox.status import SandboxStatus
 from agent_core.session.loader import SavedViews
@@ -71,6 +72,8 @@ class FakeRuntime:
         self.new_sessions = 0
         self.closed = False
         self.sandbox = SandboxStatus("bubblewrap", True)
+        home = Path(os.environ.get("MEWCODE_HOME", cwd / ".mewcode-home"))
+        self.sandbox_policy = sandbox_policy(cwd, [], cwd, Path.home(), home)
         self.last_stats = TurnStats()
         self.compactions: list[str] = []
         self.waiting: dict[str, ev.ApprovalTicket] = {}

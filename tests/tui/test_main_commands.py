@@ -110,6 +110,24 @@ async def test_review_sends_the_git_diff(make_app, project):
         assert runtime.prompts[0].startswith("Review the following uncommitted changes")
 
 
+async def test_review_without_a_sandbox_says_in_one_line_that_git_cannot_run(
+    make_app, project, monkeypatch
+):
+    monkeypatch.setenv("MEWCODE_SANDBOX", "none")
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    runtime = FakeRuntime(project)
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await start(pilot, app)
+        await run(pilot, screen, "/review")
+        await wait_until(pilot, lambda: "Cannot review" in notices(screen)[-1])
+        assert notices(screen)[-1] == (
+            "Cannot review: git cannot run contained here: no OS sandbox on this machine"
+            " (see `mewcode sandbox check`)."
+        )
+        assert runtime.prompts == []
+
+
 async def test_theme_switch_is_saved(make_app, project, paths):
     app = make_app(FakeRuntime(project))
     async with app.run_test(size=(100, 40)) as pilot:
