@@ -30,6 +30,7 @@ class SettingsPermissionGate:
         cli_rules: list[RuleEntry],
         mode: Callable[[], str],
         readable_dirs: Callable[[], list[Path]] = list,
+        hooks_paths: Callable[[], list[Path]] = list,
     ) -> None:
         self.paths = paths
         self.settings = settings
@@ -38,7 +39,7 @@ class SettingsPermissionGate:
         self._saved_rules = list(settings.rules)
         self._mode = mode
         self._readable_dirs = readable_dirs
-        self._protected_dirs = _hooks_paths(paths)
+        self._hooks_paths = hooks_paths
 
     def all_rules(self) -> list[RuleEntry]:
         """Every rule in force, with the file (or 'session' / 'cli') it came from."""
@@ -56,7 +57,7 @@ class SettingsPermissionGate:
             mode=self._mode(),
             home=Path.home(),
             read_dirs=self._readable_dirs(),
-            protected_dirs=self._protected_dirs,
+            protected_dirs=self._hooks_paths(),
         )
 
     def decide(self, tool: Tool, args_raw: dict[str, Any]) -> PermissionVerdict:
@@ -89,15 +90,3 @@ class SettingsPermissionGate:
             self._saved_rules.remove(entry)
             return removed
         return False
-
-
-def _hooks_paths(paths: MewcodePaths) -> list[Path]:
-    """What git's ``core.hooksPath`` makes hooks of: writes there ask in every mode."""
-    from agent_core.sandbox.git_dirs import hooks_path_dirs
-    from agent_core.sandbox.policy import hooks_dir_protection
-
-    project = str(paths.project.resolve())
-    found = []
-    for directory in hooks_path_dirs(paths.project, Path.home()):
-        found += [Path(p.path) for p in hooks_dir_protection(str(directory), [project])]
-    return found

@@ -116,6 +116,8 @@ class Runtime(SessionFigures):
                 Path(os.path.realpath(self.store.dir / "tool-results")),
                 *self._skills.readable_dirs(),
             ],
+            # What git's core.hooksPath makes hooks of: writes there ask in every mode.
+            hooks_paths=lambda: [Path(p) for p in self.sandbox_policy.hooks_paths],
         )
         self.prompt_contexts = session_prompt_contexts(opts.paths, opts.settings)
         self._skills = SkillLibrary.for_session(opts.paths)

@@ -88,12 +88,17 @@ def _inside(path: str, root: str) -> bool:
 
 def contained_policy(session: SandboxPolicy, writable: Sequence[Path] = ()) -> SandboxPolicy:
     """The session's policy for MewCode's git: hidden paths stay hidden; no network; nothing
-    writable but ``writable``."""
+    writable but ``writable`` (not even the session's temp dir); no Unix socket let in.
+    With nothing else writable, no guard is needed around it (and none runs: the guard
+    itself reads configs through here)."""
     return msgspec.structs.replace(
         session,
         writable=tuple(dict.fromkeys(os.path.realpath(w) for w in writable)),
         pinned=(),
         network=False,
+        protected=(),
+        temp_dir=None,
+        unix_sockets=(),
     )
 
 

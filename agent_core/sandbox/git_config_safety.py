@@ -9,9 +9,11 @@ known to run nothing; any other key (``core.fsmonitor``, ``filter.*``, ``core.ho
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agent_core.sandbox.policy import SandboxPolicy
 
 # section.key, matched case-insensitively (git's section and key names are).
 SAFE_KEYS = frozenset({
@@ -53,24 +55,16 @@ def key_is_safe(key: str) -> bool:
     return f"{section}.{name_key}" in SAFE_NAMED_KEYS
 
 
-def config_entries(path: Path, *, includes: bool = False) -> list[tuple[str, str]] | None:
-    """(key, value) of what a config file sets, read by git itself (only that file, and
-    with ``includes`` the files it includes); None when it cannot be read as a git config."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull, HOME=os.devnull)
-    scope = "--includes" if includes else "--no-includes"
+def config_entries(path: Path, policy: SandboxPolicy) -> list[tuple[str, str]] | None:
+    """(key, value) of what one config file sets (no includes), read by MewCode's contained
+    git; None when it cannot be read as a git config, or git cannot run contained."""
+    from agent_core.git.contained import GitUnavailable, run_git_sync
+
     try:
-        # Reading a config file runs nothing (git config --file reads no other config).
-        done = subprocess.run(
-            ["git", "config", "--file", str(path), scope, "--list", "-z"],
-            cwd="/",
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=10,
-            check=False,
+        done = run_git_sync(
+            ["config", "--file", str(path), "--no-includes", "--list", "-z"], path.parent, policy
         )
-    except (OSError, subprocess.SubprocessError):
+    except GitUnavailable:
         return None
     if done.returncode != 0:
         return None
@@ -78,16 +72,16 @@ def config_entries(path: Path, *, includes: bool = False) -> list[tuple[str, str
     return [(k, v) for k, _, v in (entry.partition("\n") for entry in entries)]
 
 
-def config_keys(path: Path) -> list[str] | None:
+def config_keys(path: Path, policy: SandboxPolicy) -> list[str] | None:
     """The keys a config file sets (that file only); None when it is not a git config."""
-    entries = config_entries(path)
+    entries = config_entries(path, policy)
     return None if entries is None else [key for key, _ in entries]
 
 
-def unsafe_keys(path: Path) -> list[str] | None:
+def unsafe_keys(path: Path, policy: SandboxPolicy) -> list[str] | None:
     """The keys of a config file not known to be safe ([] when all are); None when the
     file cannot be read as a git config (which counts as unsafe)."""
-    keys = config_keys(path)
+    keys = config_keys(path, policy)
     if keys is None:
         return None
     return [key for key in dict.fromkeys(keys) if not key_is_safe(key)]

@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from agent_core.sandbox.policy import SandboxPolicy
 
 WALK_LIMIT = 20_000  # entries read; past it the walk stops with what it found
 MAX_GIT_DIRS = 64  # mounts per command stay cheap
@@ -89,20 +93,31 @@ def nested_git_dirs(project: Path, limit: int = WALK_LIMIT) -> list[str]:
     return [d for d in found if d != own][:MAX_GIT_DIRS]
 
 
-def hooks_path_dirs(project: Path, home: Path) -> list[Path]:
-    """The directories ``core.hooksPath`` names for the project's repository (its own
-    config, then the user's), resolved against the project as git does."""
-    from agent_core.sandbox.git_config_safety import config_entries
+def work_tree_top(folder: Path) -> Path | None:
+    """The nearest folder at or above ``folder`` holding a ``.git`` (git's work tree root)."""
+    for candidate in [folder, *folder.parents]:
+        if os.path.lexists(candidate / ".git"):
+            return candidate
+    return None
 
-    files = [project / ".git" / "config", home / ".gitconfig", home / ".config" / "git" / "config"]
-    if (pointer := gitdir_pointer(project / ".git")) is not None:
-        files[0] = pointer / "config"
-    found: list[Path] = []
-    for file in files:
-        if not file.is_file():
-            continue
-        for key, value in config_entries(file, includes=True) or []:
-            if key.lower() == "core.hookspath" and value:
-                text = os.path.expanduser(value) if value.startswith("~/") else value
-                found.append(Path(os.path.realpath(project / text)))
+
+def hooks_path_dirs(project: Path, policy: SandboxPolicy) -> list[Path]:
+    """The directories ``core.hooksPath`` names for the project's repository, resolved as
+    git does (relative to the work tree root). Read by MewCode's contained git; [] where
+    git cannot run there (then no git of the user's runs hooks from it either, or commands
+    are not confined at all)."""
+    from agent_core.git.contained import GitUnavailable, git_config_values_sync
+
+    top = work_tree_top(Path(os.path.realpath(project)))
+    if top is None:
+        return []
+    try:
+        values = git_config_values_sync("core.hooksPath", top, policy)
+    except GitUnavailable:
+        return []
+    found = []
+    for value in values:
+        if value:
+            text = os.path.expanduser(value) if value.startswith("~/") else value
+            found.append(Path(os.path.realpath(top / text)))
     return list(dict.fromkeys(found))

@@ -242,7 +242,7 @@ class FileGuard:
             seen = now[entry.path]
             if seen.kind == "file" and _SAFE_CONFIGS.get(entry.path) == seen.ident:
                 return findings
-            bad = unsafe_keys(Path(entry.path)) if seen.kind == "file" else None
+            bad = unsafe_keys(Path(entry.path), self.policy) if seen.kind == "file" else None
             if bad == []:
                 _SAFE_CONFIGS[entry.path] = seen.ident
             else:

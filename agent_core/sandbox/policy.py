@@ -151,6 +151,9 @@ class SandboxPolicy(msgspec.Struct, frozen=True):
     temp_dir: str | None = None
     # Where the guard moves what a command wrote to a protected path (this session's).
     quarantine: str | None = None
+    # What git's core.hooksPath makes hooks of (folders, or hook files by name): the file
+    # tools ask before writing there, in every mode.
+    hooks_paths: tuple[str, ...] = ()
     # Unix sockets the user lets commands reach (sandbox.allowUnixSockets). Landlock
     # cannot allow single paths: with any entry, it lets every Unix socket be reached.
     unix_sockets: tuple[str, ...] = ()
@@ -237,8 +240,10 @@ def sandbox_policy(
     protected: list[Protected] = []
     for root in roots:
         protected += protected_in_root(root)
+    hooks: list[Protected] = []
     for directory in protected_dirs:
-        protected += hooks_dir_protection(_real(directory), writable)
+        hooks += hooks_dir_protection(_real(directory), writable)
+    protected += hooks
     if any(_inside(home_s, w) for w in writable):
         protected += protected_in_home(home_s)
     pinned: list[str] = []
@@ -264,6 +269,7 @@ def sandbox_policy(
         pinned=tuple(pinned),
         protected=tuple(dict.fromkeys(protected)),
         temp_dir=temp_s,
+        hooks_paths=tuple(dict.fromkeys(entry.path for entry in hooks)),
         unix_sockets=tuple(dict.fromkeys(_under_home(path, home) for path in unix_sockets)),
     )
 

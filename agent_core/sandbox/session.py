@@ -43,19 +43,12 @@ def session_policy(
     (read from git's config when not given).
     """
     home = home if home is not None else Path.home()
+    policy = _base_policy(paths, settings, session_dir, home, create, hooks_dirs or ())
     if hooks_dirs is None:
-        hooks_dirs = hooks_path_dirs(paths.project, home)
-    policy = sandbox_policy(
-        project=paths.project,
-        additional_dirs=[Path(d) for d in settings.additional_directories],
-        scratch=scratch_dir(session_dir) if create else session_dir / SCRATCH_DIR,
-        home=home,
-        mewcode_home=paths.home,
-        network=settings.sandbox_network,
-        hidden_paths=settings.hidden_paths,
-        protected_dirs=hooks_dirs,
-        unix_sockets=settings.allow_unix_sockets,
-    )
+        # core.hooksPath, as MewCode's own (contained) git reads it under the policy so far.
+        found = hooks_path_dirs(paths.project, policy)
+        if found:
+            policy = _base_policy(paths, settings, session_dir, home, create, found)
     if create:
         _make_protectable(paths.project)
     denied = denied_read_paths([*settings.rules, *rules], paths.project, home)
@@ -71,6 +64,27 @@ def session_policy(
         hidden=(*policy.hidden, *denied),
         protected=(*policy.protected, *nested),
         quarantine=os.path.realpath(session_dir / "quarantine"),
+    )
+
+
+def _base_policy(
+    paths: MewcodePaths,
+    settings: Settings,
+    session_dir: Path,
+    home: Path,
+    create: bool,
+    hooks_dirs: Iterable[Path],
+) -> SandboxPolicy:
+    return sandbox_policy(
+        project=paths.project,
+        additional_dirs=[Path(d) for d in settings.additional_directories],
+        scratch=scratch_dir(session_dir) if create else session_dir / SCRATCH_DIR,
+        home=home,
+        mewcode_home=paths.home,
+        network=settings.sandbox_network,
+        hidden_paths=settings.hidden_paths,
+        protected_dirs=hooks_dirs,
+        unix_sockets=settings.allow_unix_sockets,
     )
 
 

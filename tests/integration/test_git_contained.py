@@ -115,6 +115,17 @@ def committed_repo(path: Path) -> Path:
     return path
 
 
+def left_planted(config: Path, planted: str) -> None:
+    """The sandbox's guard moves a config a command planted out of a new repository when
+    the command ends; MewCode's own git must hold even where it did not (a background shell
+    still running, a guard bug): the test puts the planted lines back."""
+    text = config.read_text() if config.exists() else ""
+    assert planted not in text, "the guard left a planted config in place"
+    quarantine = list(Path(os.environ["MEWCODE_HOME"]).glob("projects/*/*/quarantine/**/config"))
+    assert quarantine, "the guard did not keep the command's config"
+    config.write_text(text + planted)
+
+
 def assert_attack_works_on_plain_git(witness: Witness, cwd: Path, *args: str) -> None:
     git(cwd, *args)
     assert witness.evidence(), "the control failed: plain git did not run the planted program"
@@ -215,6 +226,7 @@ def test_git_init_by_a_command_does_not_run_its_fsmonitor_next_session(
     )
     bypass_session(fake_llm, project, monkeypatch, capsys, code)
     assert (project / ".git").is_dir()
+    left_planted(project / ".git" / "config", f"[core]\n\tfsmonitor = {witness.program}\n")
     system = session_runs_nothing(witness, fake_llm, project, monkeypatch, capsys)
     assert "1 changed file(s)" in system
 
@@ -232,6 +244,7 @@ def test_a_nested_repository_does_not_run_its_fsmonitor_next_session(
         'open("sub/s.txt", "w").write("two")',
     )
     bypass_session(fake_llm, project, monkeypatch, capsys, code)
+    left_planted(project / "sub/.git/config", f"[core]\n\tfsmonitor = {witness.program}\n")
     system = session_runs_nothing(witness, fake_llm, project / "sub", monkeypatch, capsys)
     assert "1 changed file(s)" in system
 
@@ -255,6 +268,10 @@ def test_a_nested_repository_registered_as_a_gitlink_runs_nothing_from_the_paren
         'open("sub/s.txt", "w").write("two")',
     )
     bypass_session(fake_llm, project, monkeypatch, capsys, code)
+    left_planted(
+        project / "sub/.git/config",
+        f'[core]\n\tfsmonitor = {witness.program}\n[filter "sneaky"]\n\tclean = {witness.program}\n',
+    )
     system = session_runs_nothing(witness, fake_llm, project, monkeypatch, capsys)
     assert "changed file(s)" in system
 
