@@ -24,8 +24,15 @@ def status_report(status: SandboxStatus, policy: SandboxPolicy | None = None) ->
     else:
         head = "Sandbox: none — no OS sandbox on this machine; commands run unconfined."
     lines = [head]
-    if status.enforced:
-        lines += ["", "Enforced:"] + [f"  - {fact}" for fact in status.enforced]
+    enforced = list(status.enforced)
+    if status.available:
+        enforced.append(
+            "MewCode's own git (the status line of each request, /review) runs inside this"
+            " sandbox with the network off, nothing writable and every program git's config"
+            " could name turned off"
+        )
+    if enforced:
+        lines += ["", "Enforced:"] + [f"  - {fact}" for fact in enforced]
     if status.missing:
         lines += ["", "Not enforced:"] + [f"  - {gap}" for gap in status.missing]
     if policy is not None:
