@@ -18,9 +18,10 @@ PRIVATE_FILE = 0o600
 PRIVATE_DIR = 0o700
 
 
-def fsync_dir(path: Path) -> None:
+def fsync_dir(path: Path, *, dir_fd: int | None = None) -> None:
+    """fsync a folder (its new entries last); relative to ``dir_fd`` when given."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=dir_fd)
     except OSError:
         return
     try:

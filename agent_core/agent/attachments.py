@@ -131,10 +131,19 @@ def _refusal(mention: str, path: Path, real: Path, gate: ReadGate, read: Any) ->
 def _read_block(
     mention: str, real: Path, label: str, limit: int
 ) -> tuple[TextBlock, AttachedFile] | str:
+    from agent_core.tools.nofollow import PathChanged, open_no_symlinks
+
     try:
-        with open(real, "rb") as fh:
-            size = os.fstat(fh.fileno()).st_size
+        # The path the Read check approved, with no symlink swapped in on the way since.
+        fd = open_no_symlinks(str(real), os.O_RDONLY | os.O_NONBLOCK)
+        with os.fdopen(fd, "rb") as fh:
+            opened = os.fstat(fh.fileno())
+            if not stat.S_ISREG(opened.st_mode):
+                return f"@{mention}: not a regular file, not attached"
+            size = opened.st_size
             data = fh.read(limit + 1)
+    except PathChanged:
+        return f"@{mention}: it changed while it was being read (a symbolic link?), not attached"
     except OSError as exc:
         return f"@{mention}: cannot read it ({exc.strerror}), not attached"
     if b"\0" in data[:_SNIFF_BYTES]:

@@ -42,6 +42,7 @@ class ToolExecutor:
         self.completed: dict[str, ToolResultBlock] = {}
         self.unknown_calls = 0
         self.denials: list[dict[str, Any]] = []
+        self._checked: dict[str, tuple[tuple[str, str], ...]] = {}
 
     def is_read_only(self, call: ToolUseBlock) -> bool:
         return self.env.catalog.runs_in_batch(call.name)
@@ -128,6 +129,7 @@ class ToolExecutor:
 
         started = time.monotonic()
         ctx = env.contexts.for_call(call.id)
+        ctx.checked = self._checked.pop(call.id, ())
         await env.emit(ev.Status(phase="tool", detail=summary))
         try:
             output = await tool.run(args, ctx)
@@ -198,6 +200,8 @@ class ToolExecutor:
         """Layers 1-5; returns an error result when the call may not run."""
         env = self.env
         verdict = env.gate.decide(tool, call.input)
+        # The tool opens exactly what was checked here (no symlink swapped in since).
+        self._checked[call.id] = tuple(getattr(verdict, "checked", ()))
         decision: ev.Decision = verdict.decision
         layer: ev.Layer = verdict.layer
         reason = verdict.reason

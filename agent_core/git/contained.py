@@ -43,7 +43,7 @@ from agent_core.git.overrides import (
     parse_config_names,
 )
 from agent_core.sandbox.launch import LaunchFailed, start_confined
-from agent_core.sandbox.policy import SandboxPolicy
+from agent_core.sandbox.policy import SandboxPolicy, read_only_policy
 
 DEFAULT_TIMEOUT_S = 10.0
 KILL_WAIT_S = 2.0  # after a timeout's SIGKILL, for the pipes to close
@@ -87,19 +87,9 @@ def _inside(path: str, root: str) -> bool:
 
 
 def contained_policy(session: SandboxPolicy, writable: Sequence[Path] = ()) -> SandboxPolicy:
-    """The session's policy for MewCode's git: hidden paths stay hidden; no network; nothing
-    writable but ``writable`` (not even the session's temp dir); no Unix socket let in.
-    With nothing else writable, no guard is needed around it (and none runs: the guard
-    itself reads configs through here)."""
-    return msgspec.structs.replace(
-        session,
-        writable=tuple(dict.fromkeys(os.path.realpath(w) for w in writable)),
-        pinned=(),
-        network=False,
-        protected=(),
-        temp_dir=None,
-        unix_sockets=(),
-    )
+    """The session's policy for MewCode's git: no network, nothing writable but
+    ``writable`` (sandbox/policy.py read_only_policy)."""
+    return read_only_policy(session, [str(w) for w in writable])
 
 
 def hidden_pathspecs(policy: SandboxPolicy, cwd: Path) -> list[str]:

@@ -53,6 +53,9 @@ class PermissionVerdict(msgspec.Struct):
     reason: str
     rule: str | None = None
     suggested_rules: list[str] = []
+    # (resolved path, root holding it) of each file a file tool's call was checked for: the
+    # tool opens exactly these, no symlink followed (tools/nofollow.py). "/" for no root.
+    checked: list[tuple[str, str]] = []
 
 
 def scope_of(policy: PermissionPolicy) -> Scope:
@@ -85,7 +88,14 @@ def decide(request: PermissionRequest, policy: PermissionPolicy) -> PermissionVe
         actions = tool_actions(request.tool, request.input, request.read_only, request.kind, scope)
     if denial := sandbox_denial(actions, scope.root, policy.read_dirs):
         return PermissionVerdict("deny", "sandbox", denial)
-    return _rules_then_mode(actions, policy, scope, uncertain, risky)
+    verdict = _rules_then_mode(actions, policy, scope, uncertain, risky)
+    if request.kind in ("read", "edit") and request.tool != "Bash":
+        verdict.checked = [
+            (str(t.path), str(t.root) if t.root is not None else "/")
+            for a in actions
+            for t in (*a.reads, *a.writes)
+        ]
+    return verdict
 
 
 def _names_protected(entry: RuleEntry, action: Action, extra: Sequence[Path]) -> bool:

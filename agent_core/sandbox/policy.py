@@ -279,3 +279,19 @@ def _under_home(path: str, home: Path) -> str:
     if path.startswith("~/"):
         path = str(home) + path[1:]
     return os.path.realpath(path)
+
+
+def read_only_policy(session: SandboxPolicy, writable: Iterable[str] = ()) -> SandboxPolicy:
+    """The session's policy for what MewCode itself runs confined (its git, ripgrep):
+    hidden paths stay hidden; no network; nothing writable but ``writable`` (not even the
+    temp dir); no Unix socket let in. With nothing else writable no guard is needed (and
+    none runs: the guard reads configs through MewCode's git)."""
+    return msgspec.structs.replace(
+        session,
+        writable=tuple(dict.fromkeys(os.path.realpath(w) for w in writable)),
+        pinned=(),
+        network=False,
+        protected=(),
+        temp_dir=None,
+        unix_sockets=(),
+    )

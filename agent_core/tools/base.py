@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple, Protocol, runtime_checkable
 
 import msgspec
 
@@ -64,10 +65,32 @@ class ToolContext:
     file_stamps: dict[str, FileStamp] = field(default_factory=dict)
     cancel: asyncio.Event = field(default_factory=asyncio.Event)
     state: SessionToolState = field(default_factory=_fresh_state)  # shared per session
+    # (resolved path, root) the permission check looked at for this call; see target().
+    checked: tuple[tuple[str, str], ...] = ()
 
     def resolve(self, path: str) -> Path:
         p = Path(path).expanduser()
         return p if p.is_absolute() else (self.cwd / p)
+
+    def target(self, path: str) -> CheckedPath:
+        """The file a file tool must open for ``path``: the one the permission check
+        resolved (symlinks followed then) and the root that holds it; opened with no
+        symlink allowed, a link swapped in since fails instead of leading elsewhere.
+        Without a check (a tool run directly), the path is resolved now."""
+        if self.checked:
+            real, root = self.checked[0]
+            return CheckedPath(real, root)
+        real = os.path.realpath(self.resolve(path))
+        cwd = os.path.realpath(self.cwd)
+        root = cwd if real == cwd or real.startswith(cwd.rstrip("/") + "/") else "/"
+        return CheckedPath(real, root)
+
+
+class CheckedPath(NamedTuple):
+    """A symlink-free absolute path and the root it is opened beneath."""
+
+    path: str
+    root: str
 
 
 class Tool(Protocol):

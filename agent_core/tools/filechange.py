@@ -7,39 +7,45 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agent_core.events import FileDiff
-from agent_core.tools.base import ToolContext, ToolError
+from agent_core.tools.base import CheckedPath, ToolContext, ToolError
 from agent_core.tools.diffing import TextDiff, unified_diff
 from agent_core.tools.filestate import (
+    OnDisk,
     TextFile,
     check_fresh,
     display_path,
-    load_text,
+    load_checked,
     record_stamp,
-    write_text,
+    write_checked,
 )
 
 
 @dataclass(frozen=True)
 class FileTarget:
-    """A file about to change: where it is, how to name it, and its current text (None if new)."""
+    """A file about to change: the path as given, where it was checked, how to name it,
+    and what was read of it (its text is None if new)."""
 
     path: Path
+    checked: CheckedPath
     label: str
-    current: TextFile | None
+    on_disk: OnDisk
+
+    @property
+    def current(self) -> TextFile | None:
+        return self.on_disk.text
 
 
 async def open_target(ctx: ToolContext, file_path: str, *, checked: bool = True) -> FileTarget:
-    """Resolve and load a file; with checked, enforce read-before-write and staleness."""
+    """Load the checked file; with ``checked``, enforce read-before-write and staleness."""
     if not file_path.strip():
         raise ToolError("file_path is empty")
     path = ctx.resolve(file_path)
     label = display_path(ctx, path)
-    if path.is_dir():
-        raise ToolError(f"{label} is a directory, not a file")
+    where = ctx.target(file_path)
+    on_disk = await asyncio.to_thread(load_checked, where, label)
     if checked:
-        check_fresh(ctx, path)
-    current = await asyncio.to_thread(load_text, path, label)
-    return FileTarget(path, label, current)
+        check_fresh(ctx, where, path, on_disk)
+    return FileTarget(path, where, label, on_disk)
 
 
 async def commit_change(ctx: ToolContext, target: FileTarget, new_text: str) -> TextDiff:
@@ -47,8 +53,10 @@ async def commit_change(ctx: ToolContext, target: FileTarget, new_text: str) -> 
     old = target.current.text if target.current else None
     diff = unified_diff(old, new_text, target.label)
     style = target.current or TextFile("")
-    await asyncio.to_thread(write_text, target.path, style, new_text)
-    record_stamp(ctx, target.path)
+    stamp = await asyncio.to_thread(
+        write_checked, target.checked, target.on_disk, style, new_text, target.label
+    )
+    record_stamp(ctx, target.checked, target.path, stamp)
     if ctx.emit is not None:
         await ctx.emit(
             FileDiff(

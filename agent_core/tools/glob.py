@@ -96,7 +96,13 @@ class GlobTool:
             matcher = compile_glob(rest)
         except GlobSyntaxError as exc:
             raise ToolError(f"bad glob {args.pattern!r}: {exc}") from None
-        result = await run_rg(RG_LIST_FILES, base, ctx.cancel, max_bytes=MAX_LISTING_BYTES)
+        result = await run_rg(
+            RG_LIST_FILES,
+            base,
+            ctx.cancel,
+            max_bytes=MAX_LISTING_BYTES,
+            policy=ctx.state.sandbox_policy,
+        )
         if result.returncode == 2 and not result.stdout:
             raise ToolError(rg_error(result.stderr))
         listed = os.fsdecode(result.stdout).splitlines()

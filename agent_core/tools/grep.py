@@ -121,10 +121,12 @@ def search_target(args: GrepParams, ctx: ToolContext) -> str | None:
     """What rg should search, as written relative to cwd when under it (None: all of cwd)."""
     if not args.path:
         return None
-    resolved = Path(os.path.normpath(ctx.resolve(args.path)))
-    if not resolved.exists():
+    # The path the permission check resolved, not the name again (a symlink swapped in
+    # meanwhile would lead elsewhere); rg itself runs under the OS sandbox.
+    resolved = Path(ctx.target(args.path).path)
+    if not os.path.lexists(resolved):
         raise ToolError(f"path not found: {args.path}")
-    rel = relative_under(resolved, ctx.cwd)
+    rel = relative_under(resolved, Path(os.path.realpath(ctx.cwd)))
     if rel is None:
         return str(resolved)
     return None if rel == "." else rel
@@ -165,7 +167,11 @@ class GrepTool:
         limit = args.head_limit or None
         streamed_cap = limit if args.output_mode != "files_with_matches" else None
         result = await run_rg(
-            rg_arguments(args, target), ctx.cwd, ctx.cancel, max_lines=streamed_cap
+            rg_arguments(args, target),
+            ctx.cwd,
+            ctx.cancel,
+            max_lines=streamed_cap,
+            policy=ctx.state.sandbox_policy,
         )
         if result.returncode == 2 and not result.stdout:
             raise ToolError(rg_error(result.stderr))

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import stat
-from pathlib import Path
 from typing import IO, Annotated, ClassVar
 
 import msgspec
@@ -13,6 +11,7 @@ from msgspec import Meta
 
 from agent_core.messages import ImageBlock, TextBlock
 from agent_core.tools.base import (
+    CheckedPath,
     FileStamp,
     PermissionKind,
     PlanMode,
@@ -20,6 +19,7 @@ from agent_core.tools.base import (
     ToolError,
     ToolOutput,
 )
+from agent_core.tools.filestate import open_regular
 from agent_core.tools.imagefit import ImageError, fit_image, sniff_image
 
 DEFAULT_LIMIT = 2000
@@ -79,27 +79,21 @@ class ReadTool:
         return args.file_path
 
     async def run(self, args: ReadParams, ctx: ToolContext) -> ToolOutput:
-        path = Path(os.path.normpath(ctx.resolve(args.file_path)))
-        output, stamp = await asyncio.to_thread(_read, path, args)
-        ctx.file_stamps[str(path.resolve())] = stamp
+        target = ctx.target(args.file_path)
+        output, stamp = await asyncio.to_thread(_read, target, args)
+        ctx.file_stamps[target.path] = stamp
         return output
 
 
-def _read(path: Path, args: ReadParams) -> tuple[ToolOutput, FileStamp]:
+def _read(target: CheckedPath, args: ReadParams) -> tuple[ToolOutput, FileStamp]:
+    # What was checked, opened with no symlink on the way; then checked, stamped and
+    # read through that one descriptor.
     try:
-        info = os.stat(path)
+        fd, info = open_regular(target, args.file_path, "a directory: use LS to list it")
     except FileNotFoundError:
         raise ToolError(f"file not found: {args.file_path}") from None
-    except OSError as exc:
-        raise ToolError(f"cannot read {args.file_path}: {exc.strerror}") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise ToolError(f"{args.file_path} is a directory: use LS to list it")
-    if not stat.S_ISREG(info.st_mode):
-        # Opening a FIFO or device could block forever or never end.
-        raise ToolError(f"{args.file_path} is not a regular file")
     try:
-        with open(path, "rb") as fh:
-            info = os.fstat(fh.fileno())
+        with os.fdopen(fd, "rb") as fh:
             stamp = FileStamp(info.st_mtime_ns, info.st_size)
             head = fh.read(_SNIFF_BYTES)
             media_type = sniff_image(head)

@@ -6,11 +6,18 @@ import asyncio
 import functools
 import os
 import shutil
+import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from agent_core.tools.base import ToolError
+
+if TYPE_CHECKING:
+    from agent_core.sandbox.backend import Confinement
+    from agent_core.sandbox.policy import SandboxPolicy
 
 # Past this much output the search stops; the result says so.
 MAX_OUTPUT_BYTES = 8 * 1024 * 1024
@@ -45,19 +52,47 @@ class RgOutput:
     cut: bool = False
 
 
-async def run_rg(
-    args: list[str],
-    cwd: Path,
-    cancel: asyncio.Event | None = None,
-    *,
-    max_lines: int | None = None,
-    max_bytes: int = MAX_OUTPUT_BYTES,
-) -> RgOutput:
-    """Run rg in cwd; kill it on cancel or once it printed more than max_lines lines."""
-    if cancel is not None and cancel.is_set():
-        raise ToolError("search cancelled")
-    try:
-        proc = await asyncio.create_subprocess_exec(
+class _ConfinedRg:
+    """rg started under the OS sandbox, with the face of an asyncio subprocess."""
+
+    def __init__(self, popen: subprocess.Popen[bytes], confinement: Confinement) -> None:
+        self._popen = popen
+        self._confinement = confinement
+        self.stdout = asyncio.StreamReader(limit=_CHUNK)
+        self.stderr = asyncio.StreamReader(limit=_CHUNK)
+        self._pipes: list[asyncio.BaseTransport] = []
+
+    async def connect(self) -> None:
+        loop = asyncio.get_running_loop()
+        assert self._popen.stdout is not None and self._popen.stderr is not None
+        for reader, pipe in ((self.stdout, self._popen.stdout), (self.stderr, self._popen.stderr)):
+            transport, _ = await loop.connect_read_pipe(_protocol_for(reader), pipe)
+            self._pipes.append(transport)
+
+    @property
+    def returncode(self) -> int | None:
+        return self._popen.poll()
+
+    def kill(self) -> None:
+        self._popen.kill()
+
+    async def wait(self) -> int:
+        code = await asyncio.get_running_loop().run_in_executor(None, self._popen.wait)
+        for transport in self._pipes:
+            transport.close()
+        self._confinement.ended()
+        return code
+
+
+def _protocol_for(reader: asyncio.StreamReader) -> Callable[[], asyncio.StreamReaderProtocol]:
+    return lambda: asyncio.StreamReaderProtocol(reader)
+
+
+async def _start(
+    args: list[str], cwd: Path, policy: SandboxPolicy | None
+) -> asyncio.subprocess.Process | _ConfinedRg:
+    if policy is None:
+        return await asyncio.create_subprocess_exec(
             find_rg(),
             *args,
             cwd=cwd,
@@ -65,6 +100,45 @@ async def run_rg(
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
         )
+    from agent_core.sandbox.launch import LaunchFailed, start_confined
+    from agent_core.sandbox.policy import read_only_policy
+
+    try:
+        popen, confinement = start_confined(
+            [find_rg(), *args],
+            cwd,
+            None,
+            read_only_policy(policy),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+    except LaunchFailed as exc:
+        raise ToolError(f"could not run ripgrep: {exc}") from None
+    proc = _ConfinedRg(popen, confinement)
+    await proc.connect()
+    return proc
+
+
+async def run_rg(
+    args: list[str],
+    cwd: Path,
+    cancel: asyncio.Event | None = None,
+    *,
+    max_lines: int | None = None,
+    max_bytes: int = MAX_OUTPUT_BYTES,
+    policy: SandboxPolicy | None = None,
+) -> RgOutput:
+    """Run rg in cwd; kill it on cancel or once it printed more than max_lines lines.
+
+    With the session's ``policy``, rg runs under the OS sandbox with nothing writable:
+    a file it opens through a symlink swapped in after the permission check is still
+    one the sandbox lets commands read (credentials stay hidden).
+    """
+    if cancel is not None and cancel.is_set():
+        raise ToolError("search cancelled")
+    try:
+        proc = await _start(args, cwd, policy)
     except FileNotFoundError:
         if not cwd.is_dir():
             raise ToolError(f"working directory no longer exists: {cwd}") from None
@@ -91,7 +165,7 @@ async def run_rg(
     return RgOutput(proc.returncode or 0, stdout, stderr, cut)
 
 
-def _kill(proc: asyncio.subprocess.Process) -> None:
+def _kill(proc: asyncio.subprocess.Process | _ConfinedRg) -> None:
     try:
         proc.kill()
     except ProcessLookupError:
@@ -99,7 +173,7 @@ def _kill(proc: asyncio.subprocess.Process) -> None:
 
 
 async def _collect(
-    proc: asyncio.subprocess.Process, max_lines: int | None, max_bytes: int
+    proc: asyncio.subprocess.Process | _ConfinedRg, max_lines: int | None, max_bytes: int
 ) -> tuple[bytes, str, bool]:
     assert proc.stdout is not None and proc.stderr is not None
     errors = asyncio.ensure_future(proc.stderr.read())

@@ -8,6 +8,7 @@ import pytest
 
 from agent_core.events import FileDiff
 from agent_core.tools.base import FileStamp, ToolContext, ToolError, validate_input
+from agent_core.tools.read import ReadParams, ReadTool
 from agent_core.tools.write import WriteParams, WriteTool
 from tests.helpers.recording_context import RecordingContext, recording_context
 
@@ -114,3 +115,21 @@ async def test_executable_bit_and_symlinks_survive_a_write(ctx: RecordingContext
     await write(ctx, "link.txt", "new\n")
     assert link.is_symlink()
     assert real.read_text() == "new\n"
+
+
+async def test_a_write_never_follows_a_link_swapped_in_after_the_check(
+    ctx: RecordingContext, tmp_path
+) -> None:
+    """The permission check resolved a.txt to itself; a command then made it a link to a
+    file outside. The write goes nowhere near the outside file."""
+    outside = tmp_path / "outside.txt"
+    outside.write_text("theirs\n")
+    target = ctx.cwd / "a.txt"
+    target.write_text("mine\n")
+    await ReadTool().run(ReadParams(file_path="a.txt"), ctx)
+    ctx.checked = ((str(target), str(ctx.cwd)),)  # what the check saw
+    target.unlink()
+    target.symlink_to(outside)
+    with pytest.raises(ToolError, match="changed while it was being opened"):
+        await WriteTool().run(WriteParams(file_path="a.txt", content="pwned\n"), ctx)
+    assert outside.read_text() == "theirs\n"
