@@ -195,7 +195,7 @@ def load_hooks(
                 shown = ", ".join(f"{h.event} `{h.command}`" for h in changed)
                 result.problems.append(
                     f"{file}: hooks not run: new or changed since you trusted this folder: "
-                    f"{shown} (open mewcode here to review them, or run with --trust-project)"
+                    f"{shown} (trust them in the dialog when mewcode opens, or run with --trust-project)"
                 )
             result.waiting_for_trust.extend(changed)
             result.active.extend(h for h in hooks if h not in changed)

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-RETRUST_HINT = "open mewcode here to review them, or run with --trust-project"
+RETRUST_HINT = "trust them in the dialog when mewcode opens, or run with --trust-project"
 
 if TYPE_CHECKING:
     from agent_core.config.paths import MewcodePaths

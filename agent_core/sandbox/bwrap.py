@@ -92,13 +92,10 @@ def bwrap_argv(
             out += ["--remount-ro", path]
         else:
             out += ["--ro-bind", "/dev/null", path]
-    # A protected path that does not exist yet: an empty read-only stand-in, so a command
+    # A protected folder that does not exist yet: an empty read-only stand-in, so a command
     # cannot create it (bubblewrap makes its mount point on the host; see StubLedger).
-    for path, stand_in in placeholders(policy, kind) if stand_ins is None else stand_ins:
-        if stand_in == "dir":
-            out += ["--tmpfs", path, "--remount-ro", path]
-        else:
-            out += ["--ro-bind", "/dev/null", path]
+    for path, _ in placeholders(policy, kind) if stand_ins is None else stand_ins:
+        out += ["--tmpfs", path, "--remount-ro", path]
     # The Unix sockets the user lets commands reach (sandbox.allowUnixSockets), let back in
     # where the private /tmp or a hidden directory would hide them (connect needs no write).
     for socket_path in policy.unix_sockets:
@@ -180,15 +177,15 @@ class BubblewrapBackend:
             " scratch dir); everything else is mounted read-only",
             "temp dir: /tmp and $TMPDIR are the session's own scratch dir; the shared /tmp"
             " (other programs' files, sockets and repositories) is out of sight",
-            "files that start programs stay read-only, existing or not: .mewcode/, .claude/,"
-            " .mcp.json, .gitmodules, .envrc, .vscode/, .idea/, .husky/, the core.hooksPath"
-            " folder, and .git/hooks and .git/config of the project and of nested"
-            " repositories; a missing one gets an empty read-only stand-in (an empty file or"
-            " folder on the host while the command runs, removed after it); .git is a mount"
-            " point a command cannot rename away",
-            "what bubblewrap cannot stand in for (a repository a command creates, a"
-            " .git/commondir) is checked when the command ends: hooks and config keys that"
-            " run programs are moved out to the session's quarantine folder",
+            "files that start programs stay read-only: .mewcode/, .claude/, .mcp.json,"
+            " .gitmodules, .envrc, .vscode/, .idea/, .husky/, the core.hooksPath folder, and"
+            " .git/hooks and .git/config of the project and of nested repositories; a missing"
+            " folder among them gets an empty read-only stand-in (an empty folder on the host"
+            " while the command runs, removed after it); .git is a mount point a command"
+            " cannot rename away",
+            "what a mount cannot cover (a missing .mcp.json or .git/config, a repository a"
+            " command creates, a .git/commondir) is checked when the command ends: what git or"
+            " MewCode would run is put back or moved out to the session's quarantine folder",
             "the kernel's knobs (/proc/sys, /proc/sysrq-trigger...) are read-only",
             "servers that would run a command outside (the tmux and screen servers, D-Bus,"
             " systemd, docker) are unreachable: their sockets are hidden and TMUX/STY unset",

@@ -109,15 +109,18 @@ def reexposed(
 
 
 def placeholders(policy: SandboxPolicy, kind: KindOf = path_kind) -> list[tuple[str, str]]:
-    """(path, "file"|"dir") of the protected paths to stand in for: missing, in a writable
-    place, and with their parent there (a placeholder never makes its parents)."""
-    from agent_core.sandbox.policy import NO_PLACEHOLDER
+    """(path, "dir") of the protected folders to stand in for: missing, in a writable
+    place, and with their parent there (a placeholder never makes its parents).
 
+    Only folders: an empty folder is invisible to git, but a file stand-in (.mcp.json,
+    .gitmodules) would be picked up by a command's `git add -A` and committed; a missing
+    protected file is left to the guard (guarded_files.py), which moves out what a
+    command created there."""
     hidden = effective_hidden(policy, kind)
     found: list[tuple[str, str]] = []
     for entry in dict.fromkeys(policy.protected):
         path = entry.path
-        if os.path.basename(path) in NO_PLACEHOLDER or kind(path) is not None:
+        if entry.kind != "dir" or kind(path) is not None:
             continue
         if kind(os.path.dirname(path)) != "dir" or any(_inside(path, h) for h in hidden):
             continue

@@ -90,10 +90,6 @@ GIT_HOOK_NAMES = (
     "sendemail-validate", "fsmonitor-watchman", "p4-changelist", "p4-prepare-changelist",
     "p4-post-changelist", "p4-pre-submit", "post-index-change",
 )  # fmt: skip
-# Inside a git directory, these are never stood in for when missing: git reads an empty
-# commondir as broken, so a placeholder would break the user's own git meanwhile.
-# Nor are single hook files (a `core.hooksPath = .` would litter the project with them).
-NO_PLACEHOLDER = frozenset({"config.worktree", "commondir", *GIT_HOOK_NAMES})
 # Under the home directory, when it lies inside a writable root: the shell's and git's
 # start-up files.
 PROTECTED_IN_HOME: tuple[tuple[str, PathKind], ...] = (

@@ -141,10 +141,12 @@ def trust_screen(
     if settings.project_trusted:
         from agent_core.config.program_trust import pending_changes
 
+        from agent_core.config.program_trust import RECORD_FILE
+
         return TrustScreen(
             short_path(paths.project, home),
             [],
-            short_path(paths.user_settings, home),
+            short_path(paths.home / RECORD_FILE, home),
             changed=pending_changes(paths, settings),
         )
 

@@ -249,3 +249,21 @@ def test_file_tools_ask_before_writing_files_that_start_programs(
     assert not (project / path).exists()
     denials = result.get("permission_denials") or []
     assert [d["tool_name"] for d in denials] == ["Write"], result
+
+
+@needs_git
+def test_a_commands_git_add_picks_up_no_stand_in(
+    backend, own_tmp, fake_llm, project, monkeypatch, capsys
+) -> None:
+    """Stand-ins are empty folders, which git does not see: `git add -A` in a command
+    commits only the project's own files."""
+    git(project, "init", "-q")
+    (project / "main.py").write_text("print(1)\n")
+    fake_llm.script(
+        bash_calls(
+            "git add -A && git -c user.name=u -c user.email=u@x commit -qm first"
+            " && git ls-files > tracked.txt"
+        )
+    )
+    run(fake_llm, project, monkeypatch, capsys, *BYPASS)
+    assert (project / "tracked.txt").read_text().split() == ["main.py"]

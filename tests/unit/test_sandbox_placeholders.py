@@ -21,10 +21,11 @@ def test_a_missing_protected_path_gets_a_stand_in_an_existing_one_is_bound_read_
                    Protected("/p/.vscode", "dir")),
     )  # fmt: skip
     kind = kinds({"/p": "dir", "/p/.vscode": "dir"})
-    assert placeholders(policy, kind) == [("/p/.mcp.json", "file"), ("/p/.claude", "dir")]
+    # Folders only: a file stand-in would be picked up by a command's `git add -A`.
+    assert placeholders(policy, kind) == [("/p/.claude", "dir")]
     assert ("/p/.vscode", False) in mount_layers(policy, kind)
     text = " ".join(bwrap_argv(policy, Path("/p"), ["true"], kind=kind))
-    assert "--ro-bind /dev/null /p/.mcp.json" in text
+    assert "/p/.mcp.json" not in text
     assert "--tmpfs /p/.claude --remount-ro /p/.claude" in text
 
 
@@ -36,7 +37,7 @@ def test_no_stand_in_without_its_parent_or_outside_writable_places() -> None:
     )  # fmt: skip
     # No .git: `git init` stays possible (the guard checks what it made).
     assert placeholders(policy, kinds({"/p": "dir", "/elsewhere": "dir"})) == []
-    # git reads an empty commondir as a broken repository: never stood in for.
+    # Files (commondir) are the guard's.
     with_git = kinds({"/p": "dir", "/p/.git": "dir"})
     assert placeholders(policy, with_git) == [("/p/.git/hooks", "dir")]
 
@@ -65,11 +66,11 @@ def test_under_a_private_tmp_entries_in_tmp_are_bound_whatever_their_mode() -> N
 def test_the_ledger_removes_a_stand_in_when_the_last_launch_ends(tmp_path: Path) -> None:
     project = tmp_path / "p"
     project.mkdir()
-    mcp = project / ".mcp.json"
-    policy = SandboxPolicy(writable=(str(project),), protected=(Protected(str(mcp), "file"),))
+    mcp = project / ".vscode"
+    policy = SandboxPolicy(writable=(str(project),), protected=(Protected(str(mcp), "dir"),))
     ledger = StubLedger()
     first = [path for path, _ in ledger.hold(policy)]
-    mcp.write_text("")  # what bwrap leaves on the host as its mount point
+    mcp.mkdir()  # what bwrap leaves on the host as its mount point
     second = [
         p for p, _ in ledger.hold(policy)
     ]  # exists now, but is ours: held again, not taken as real
