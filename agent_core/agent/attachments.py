@@ -70,7 +70,11 @@ def attach_mentions(
     left = budget.per_prompt
     for mention in mentions(text):
         path = Path(os.path.normpath(cwd / Path(mention).expanduser()))
-        real = Path(os.path.realpath(path))
+        try:
+            real = Path(os.path.realpath(path))
+        except OSError:  # a link swapped while it was followed (realpath's readlink failed)
+            result.notes.append(f"@{mention}: it changed while it was being read, not attached")
+            continue
         if real in seen:
             continue
         seen.add(real)

@@ -86,7 +86,8 @@ class GlobTool:
         if pattern.startswith("~"):
             pattern = os.path.expanduser(pattern)
         prefix, rest = split_pattern(pattern.removeprefix("./"))
-        start = ctx.resolve(args.path) if args.path else ctx.cwd
+        # The folder the permission check resolved; rg runs under the OS sandbox.
+        start = Path(ctx.target(args.path).path) if args.path else ctx.cwd
         base = Path(os.path.normpath(start / prefix if prefix else start))
         if not ctx.cwd.is_dir():
             raise ToolError(f"working directory no longer exists: {ctx.cwd}")

@@ -14,6 +14,7 @@ import pathspec
 from msgspec import Meta
 
 from agent_core.tools.base import PermissionKind, PlanMode, ToolContext, ToolError, ToolOutput
+from agent_core.tools.nofollow import open_no_symlinks
 from agent_core.tools.pathfilter import IgnoreRules, display_path
 
 MAX_ENTRIES = 1000
@@ -53,8 +54,14 @@ class Listing:
     truncated: bool
 
 
-def walk_tree(root: Path, ignore: list[str], limit: int = MAX_ENTRIES) -> Listing:
-    """Breadth first, so a capped listing still shows every top-level entry."""
+def walk_tree(
+    root: Path, ignore: list[str], limit: int = MAX_ENTRIES, *, beneath: str = "/"
+) -> Listing:
+    """Breadth first, so a capped listing still shows every top-level entry.
+
+    Each folder is opened with no symlink on the way below ``beneath`` (nofollow.py) and
+    listed through that descriptor: a folder swapped for a link to ``~/.ssh`` meanwhile
+    is shown as unreadable, never listed."""
     user_rules = pathspec.GitIgnoreSpec.from_lines(ignore) if ignore else None
     prefix = len(os.fspath(root).rstrip(os.sep)) + 1
     top = TreeNode(root.name or os.fspath(root), True)
@@ -63,23 +70,31 @@ def walk_tree(root: Path, ignore: list[str], limit: int = MAX_ENTRIES) -> Listin
     while queue:
         directory, node, rules = queue.popleft()
         try:
-            with os.scandir(directory) as it:
+            fd = open_no_symlinks(os.fspath(directory), os.O_RDONLY | os.O_DIRECTORY, root=beneath)
+        except (OSError, ValueError):
+            node.unreadable = True
+            continue
+        try:
+            with os.scandir(fd) as it:
                 entries = sorted(it, key=lambda e: e.name)
+            links = {e.name: _link_target(e.name, fd) for e in entries if e.is_symlink()}
         except OSError:
             node.unreadable = True
             continue
+        finally:
+            os.close(fd)
         for entry in entries:
             is_dir = entry.is_dir(follow_symlinks=False)
-            path = Path(entry.path)
+            path = directory / entry.name
             if rules.ignored(path, is_dir):
                 continue
-            rel = entry.path[prefix:] + ("/" if is_dir else "")
+            rel = os.fspath(path)[prefix:] + ("/" if is_dir else "")
             if user_rules is not None and user_rules.match_file(rel):
                 continue
             if count == limit:
                 return Listing(top, count, truncated=True)
             count += 1
-            link = _link_target(entry.path) if entry.is_symlink() else None
+            link = links.get(entry.name)
             child = TreeNode(entry.name, is_dir, link)
             node.children.append(child)
             if is_dir:
@@ -87,9 +102,9 @@ def walk_tree(root: Path, ignore: list[str], limit: int = MAX_ENTRIES) -> Listin
     return Listing(top, count, truncated=False)
 
 
-def _link_target(path: str) -> str:
+def _link_target(name: str, folder: int) -> str:
     try:
-        return os.readlink(path)
+        return os.readlink(name, dir_fd=folder)
     except OSError:
         return "?"
 
@@ -143,11 +158,13 @@ class LSTool:
         return args.path or "."
 
     async def run(self, args: LSParams, ctx: ToolContext) -> ToolOutput:
-        root = Path(os.path.normpath(ctx.resolve(args.path) if args.path else ctx.cwd))
+        # The folder the permission check resolved, listed with no symlink followed.
+        target = ctx.target(args.path or ".")
+        root = Path(target.path)
         if not root.exists():
             raise ToolError(f"directory not found: {args.path or root}")
         if not root.is_dir():
             raise ToolError(f"{args.path} is a file, not a directory: use Read")
-        listing = await asyncio.to_thread(walk_tree, root, args.ignore)
+        listing = await asyncio.to_thread(walk_tree, root, args.ignore, beneath=target.root)
         label = display_path(root, ctx.cwd)
         return ToolOutput(render_tree(listing, os.fspath(root) if label == "." else label))

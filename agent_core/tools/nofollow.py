@@ -60,8 +60,10 @@ def openat2_available() -> bool:
 
 def _openat2(dir_fd: int, path: str, flags: int, mode: int) -> int:
     """openat2(2); the fd, or -errno."""
-    how = _OpenHow(flags, mode if flags & (os.O_CREAT | getattr(os, "O_TMPFILE", 0)) else 0,
-                   _RESOLVE)  # fmt: skip
+    tmpfile = getattr(os, "O_TMPFILE", 0)
+    # openat2 refuses a mode without O_CREAT or O_TMPFILE (whose bits hold O_DIRECTORY's).
+    creates = bool(flags & os.O_CREAT) or bool(tmpfile and (flags & tmpfile) == tmpfile)
+    how = _OpenHow(flags, mode if creates else 0, _RESOLVE)
     result = _libc_syscall()(
         ctypes.c_long(_SYS_OPENAT2),
         ctypes.c_int(dir_fd),

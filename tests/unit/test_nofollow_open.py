@@ -89,3 +89,15 @@ def test_the_parent_folder_is_made_without_following_links(tmp_path) -> None:
     (tmp_path / "z").symlink_to(tmp_path / "x")
     with pytest.raises(PathChanged):
         open_parent_dir(str(tmp_path / "z" / "y" / "f.txt"), root=str(tmp_path), create=True)
+
+
+def test_a_folder_opens_for_listing(tmp_path, walk) -> None:
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "x").write_text("")
+    fd = open_no_symlinks(
+        str(tmp_path / "d"), os.O_RDONLY | os.O_DIRECTORY, root=str(tmp_path), walk=walk
+    )
+    try:
+        assert [e.name for e in os.scandir(fd)] == ["x"]
+    finally:
+        os.close(fd)
