@@ -31,3 +31,12 @@ def own_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     tmp.mkdir()
     monkeypatch.setenv("TMPDIR", str(tmp))
     return tmp
+
+
+@pytest.fixture
+def outside(tmp_path: Path) -> Path:
+    """Where witnesses go: out of sight (bubblewrap's private /tmp) or read-only
+    (Landlock) to commands, so a file there was made outside the sandbox."""
+    path = tmp_path / "outside"
+    path.mkdir()
+    return path

@@ -23,13 +23,6 @@ BYPASS = ["--permission-mode", "bypassPermissions"]
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git not installed")
 
 
-@pytest.fixture
-def outside(tmp_path: Path) -> Path:
-    path = tmp_path / "outside"
-    path.mkdir()
-    return path
-
-
 def py(code: str) -> str:
     assert "'" not in code
     return f"python3 -c '{code}'"
