@@ -110,6 +110,9 @@ def commands_die_with_mewcode() -> Iterator[None]:
         procgroup = sys.modules.get("agent_core.tools.procgroup")
         if procgroup is not None:  # only when a command was ever started
             procgroup.kill_all_running()
+        guard = sys.modules.get("agent_core.sandbox.guarded_files")
+        for finding in guard.EXIT_FINDINGS if guard is not None else []:
+            warn(finding)
 
 
 HANGUP_GRACE_S = 3.0  # time the app gets to exit cleanly once its terminal hung up

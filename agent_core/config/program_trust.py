@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -56,13 +58,58 @@ def fingerprint(kind: ProgramKind, *parts: Any) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def hook_fingerprint(source: str, event: str, matcher: str, command: str, timeout: float) -> str:
-    return fingerprint("hook", Path(source).name, event, matcher, command, timeout)
+MAX_NAMED_BYTES = 4 << 20  # a file a program names is hashed up to this size
 
 
-def mcp_fingerprint(name: str, entry: Any) -> str:
-    """A server as written in ``.mcp.json`` (variables unexpanded)."""
-    return fingerprint("mcp", name, entry)
+def named_files(words: list[str], base: Path, project: Path) -> list[list[str]]:
+    """[path, sha256] of each file in the project that ``words`` name (`sh scripts/x.sh`,
+    `python3 tools/server.py`): a program is also what it runs, and a command may rewrite
+    that file without touching the settings."""
+    found: list[list[str]] = []
+    root = os.path.realpath(project)
+    for word in words:
+        if not word or word.startswith("-") or "\0" in word:
+            continue
+        candidate = Path(word).expanduser()
+        path = os.path.realpath(candidate if candidate.is_absolute() else base / candidate)
+        if not (path.startswith(root.rstrip("/") + "/") and os.path.isfile(path)):
+            continue
+        try:
+            with open(path, "rb") as fh:
+                digest = hashlib.sha256(fh.read(MAX_NAMED_BYTES + 1)).hexdigest()
+        except OSError:
+            digest = "unreadable"
+        found.append([os.path.relpath(path, root), digest])
+    return found
+
+
+def command_words(command: str) -> list[str]:
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return command.split()
+
+
+def hook_fingerprint(
+    source: str, event: str, matcher: str, command: str, timeout: float, project: Path
+) -> str:
+    """A hook as configured, with the project files its command names (it runs in the
+    project folder)."""
+    named = named_files(command_words(command), project, project)
+    return fingerprint("hook", Path(source).name, event, matcher, command, timeout, named)
+
+
+def mcp_fingerprint(name: str, entry: Any, project: Path) -> str:
+    """A server as written in ``.mcp.json`` (variables unexpanded), with the project files
+    its command line names."""
+    named: list[list[str]] = []
+    if isinstance(entry, dict) and isinstance(entry.get("command"), str):
+        args = entry.get("args")
+        listed = [str(a) for a in args] if isinstance(args, list) else []
+        cwd = entry.get("cwd") if isinstance(entry.get("cwd"), str) else ""
+        base = project / cwd if cwd and not cwd.startswith("~") else project
+        named = named_files([entry["command"], *listed], base, project)
+    return fingerprint("mcp", name, entry, named)
 
 
 def _record_path(paths: MewcodePaths) -> Path:

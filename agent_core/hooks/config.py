@@ -53,18 +53,20 @@ class HookCommand(msgspec.Struct, frozen=True):
         """How the user is told which hook this is: file, event and command."""
         return f"hook {shown_path(Path(self.source), project)} {self.event} `{self.command}`"
 
-    def fingerprint(self) -> str:
-        """What trust records of this hook (config/program_trust.py)."""
+    def fingerprint(self, project: Path) -> str:
+        """What trust records of this hook (config/program_trust.py), as it is on disk now."""
         from agent_core.config.program_trust import hook_fingerprint
 
-        return hook_fingerprint(self.source, self.event, self.matcher, self.command, self.timeout_s)
+        return hook_fingerprint(
+            self.source, self.event, self.matcher, self.command, self.timeout_s, project
+        )
 
     def program_entry(self, project: Path) -> ProgramEntry:
         from agent_core.config.program_trust import ProgramEntry
 
         matcher = f" [{self.matcher}]" if self.matcher else ""
         where = f"{shown_path(Path(self.source), project)}: hook {self.event}{matcher}"
-        return ProgramEntry("hook", where, self.command, self.fingerprint())
+        return ProgramEntry("hook", where, self.command, self.fingerprint(project))
 
 
 class HookSettings(msgspec.Struct):
@@ -189,7 +191,7 @@ def load_hooks(
         hooks, problems = parse_hooks(data, str(file))
         result.problems.extend(problems)
         if scope != "user" and trusted and approved is not None:
-            changed = [h for h in hooks if h.fingerprint() not in approved]
+            changed = [h for h in hooks if h.fingerprint(paths.project) not in approved]
             result.changed.extend(changed)
             if changed:
                 shown = ", ".join(f"{h.event} `{h.command}`" for h in changed)

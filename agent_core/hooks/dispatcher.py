@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +23,15 @@ class HookDispatcher:
         project: Path,
         env: Mapping[str, str],
         common: Callable[[], dict[str, Any]],
+        approved: Collection[str] | None = None,
     ) -> None:
         self.hooks = hooks
         self.project = project
         self._env = env
         self._common = common  # session_id, transcript_path, cwd, permission_mode
+        # The project hooks the user trusted (fingerprints), checked again before each run:
+        # a command may rewrite a script a hook runs (None: trusted as they are, this run).
+        self._approved = approved
 
     def matching(self, event: str, target: str) -> list[HookCommand]:
         """The hooks ``event`` runs for ``target``, each command once (as Claude Code)."""
@@ -40,11 +44,26 @@ class HookDispatcher:
     async def run(self, event: str, payload: dict[str, Any], target: str = "") -> HookOutcome:
         """Run every matching hook of ``event`` in parallel; their outcomes combined."""
         hooks = self.matching(event, target)
+        held = [h for h in hooks if not self._still_trusted(h)]
+        hooks = [h for h in hooks if h not in held]
+        notes = [
+            f"{h.label(self.project)} not run: what it runs changed since you trusted this "
+            "folder (trust it again when mewcode opens, or run with --trust-project)"
+            for h in held
+        ]
         if not hooks:
-            return HookOutcome()
+            return HookOutcome(warnings=notes)
         data = {**self._common(), "hook_event_name": event, **payload}
         stdin = json.dumps(data, ensure_ascii=False, default=str).encode()
         runs = await asyncio.gather(
             *(run_hook(h, h.label(self.project), stdin, self.project, self._env) for h in hooks)
         )
-        return combine([interpret(event, run) for run in runs])
+        outcome = combine([interpret(event, run) for run in runs])
+        outcome.warnings = [*notes, *outcome.warnings]
+        return outcome
+
+    def _still_trusted(self, hook: HookCommand) -> bool:
+        """A user hook always; a project hook while it is what the user trusted."""
+        if self._approved is None or not Path(hook.source).is_relative_to(self.project):
+            return True
+        return hook.fingerprint(self.project) in self._approved

@@ -60,7 +60,10 @@ class SessionHooks:
         if not found.active:
             return cls(found, None)
         env = hook_env(paths.project, withheld, os.environ)
-        return cls(found, HookDispatcher(found.active, paths.project, env, common))
+        dispatcher = HookDispatcher(
+            found.active, paths.project, env, common, approved=settings.trusted_programs
+        )
+        return cls(found, dispatcher)
 
     async def run(
         self, event: str, payload: dict[str, Any], emit: Emit, target: str = ""

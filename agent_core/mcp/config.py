@@ -126,7 +126,8 @@ def _read(
         try:
             spec = _spec(name, entry, file, scope, home, env)
             if scope == "project":  # what trusting the project records (program_trust.py)
-                spec = msgspec.structs.replace(spec, fingerprint=mcp_fingerprint(name, entry))
+                print_ = mcp_fingerprint(name, entry, file.parent)
+                spec = msgspec.structs.replace(spec, fingerprint=print_)
             found.append(spec)
         except _Bad as exc:
             problems.append(f"{file}: server {name!r}: {exc}")
@@ -146,7 +147,10 @@ def project_server_entries(paths: MewcodePaths) -> list[ProgramEntry]:
         what = _written_target(entry)
         found.append(
             ProgramEntry(
-                "mcp", f".mcp.json: server {name}", str(what), mcp_fingerprint(name, entry)
+                "mcp",
+                f".mcp.json: server {name}",
+                str(what),
+                mcp_fingerprint(name, entry, paths.project),
             )
         )
     return found

@@ -27,6 +27,7 @@ PROTECTED_NAMES = frozenset({
     ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc",
     ".zprofile", ".zshenv", ".zlogin", ".zlogout", ".gitconfig", ".gitmodules",
     ".git-credentials", ".netrc", ".npmrc", ".pypirc", ".envrc",
+    ".pre-commit-config.yaml", "lefthook.yml", ".lefthook.yml", "lefthook-local.yml",
 })  # fmt: skip
 
 # /proc/<pid>/<name>: links the kernel resolves through that process's fds, root and cwd.

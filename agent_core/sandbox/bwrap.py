@@ -207,6 +207,8 @@ class BubblewrapBackend:
             " write)",
             "a repository a command creates is checked when the command ends (a background"
             " shell's, when it ends): until then the user's own git in it would run its hooks",
+            "hook managers' hooks run project files (husky's npm test runs package.json's"
+            " script; python -m imports from the project folder): those stay writable",
             "hidden files are found when a command starts: a credential file created while"
             " a background shell runs is readable to it",
             "a file reachable under another name (hard link, another mount) is not hidden",

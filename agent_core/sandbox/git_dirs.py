@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from agent_core.sandbox.policy import SandboxPolicy
@@ -101,23 +101,65 @@ def work_tree_top(folder: Path) -> Path | None:
     return None
 
 
-def hooks_path_dirs(project: Path, policy: SandboxPolicy) -> list[Path]:
-    """The directories ``core.hooksPath`` names for the project's repository, resolved as
-    git does (relative to the work tree root). Read by MewCode's contained git; [] where
-    git cannot run there (then no git of the user's runs hooks from it either, or commands
-    are not confined at all)."""
-    from agent_core.git.contained import GitUnavailable, git_config_values_sync
+class RepoConfigFacts(NamedTuple):
+    """What the project repository's config makes the user's git run from the work tree."""
+
+    hooks_dirs: list[Path]  # core.hooksPath, resolved as git does
+    included_files: list[Path]  # config files it includes (include.path, includeIf)
+
+
+def repo_config_facts(project: Path, policy: SandboxPolicy) -> RepoConfigFacts:
+    """core.hooksPath and the included config files of the project's repository, read by
+    MewCode's contained git (relative values are relative to the work tree root); nothing
+    where git cannot run there (then the user's git cannot either, or commands run
+    unconfined anyway)."""
+    from agent_core.git.contained import GitUnavailable, run_git_sync
 
     top = work_tree_top(Path(os.path.realpath(project)))
     if top is None:
-        return []
+        return RepoConfigFacts([], [])
     try:
-        values = git_config_values_sync("core.hooksPath", top, policy)
+        done = run_git_sync(["config", "--list", "--show-origin", "--includes", "-z"], top, policy)
     except GitUnavailable:
-        return []
-    found = []
-    for value in values:
-        if value:
+        return RepoConfigFacts([], [])
+    if not done.ok:
+        return RepoConfigFacts([], [])
+    fields = done.stdout.split(b"\0")
+    hooks: list[Path] = []
+    included: list[Path] = []
+    own = os.path.realpath(top / ".git" / "config")
+    for origin, entry in zip(fields[::2], fields[1::2], strict=False):
+        kind, _, where = os.fsdecode(origin).partition(":")
+        key, _, value = os.fsdecode(entry).partition("\n")
+        if kind == "file" and where:
+            file = Path(os.path.realpath(top / where))
+            if str(file) != own and file not in included:
+                included.append(file)
+        if key.lower() == "core.hookspath" and value and kind != "command":
             text = os.path.expanduser(value) if value.startswith("~/") else value
-            found.append(Path(os.path.realpath(top / text)))
-    return list(dict.fromkeys(found))
+            hooks.append(Path(os.path.realpath(top / text)))
+    return RepoConfigFacts(list(dict.fromkeys(hooks)), included)
+
+
+def module_git_dirs(git_dir: Path, limit: int = 2_000) -> list[str]:
+    """The git directories under ``git_dir/modules`` (submodules', nested ones too): a git
+    directory is not entered but for its own ``modules``; at most ``limit`` folders read."""
+    found: list[str] = []
+    stack = [git_dir / "modules"]
+    seen = 0
+    while stack and seen < limit:
+        folder = stack.pop()
+        try:
+            with os.scandir(folder) as it:
+                entries = [e for e in it if e.is_dir(follow_symlinks=False)]
+        except OSError:
+            continue
+        for entry in entries:
+            seen += 1
+            path = Path(entry.path)
+            if _is_git_dir(path):
+                found.append(str(path))
+                stack.append(path / "modules")
+            else:
+                stack.append(path)  # a submodule named a/b sits in modules/a/b
+    return found

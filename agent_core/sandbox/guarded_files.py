@@ -21,6 +21,7 @@ folder, and every finding is one line for the user and the model.
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import shutil
@@ -33,9 +34,11 @@ from pathlib import Path
 from typing import TypeVar
 
 from agent_core import own_writes
+from agent_core.fsutil import private_dir
 from agent_core.sandbox.backend import Confinement
 from agent_core.sandbox.git_config_safety import unsafe_keys
-from agent_core.sandbox.policy import Protected, SandboxPolicy
+from agent_core.sandbox.policy import Protected, SandboxPolicy, protected_in_git_dir
+from agent_core.tools.nofollow import open_parent_dir
 
 log = logging.getLogger("mewcode.sandbox")
 T = TypeVar("T")
@@ -58,7 +61,19 @@ class Seen:
     target: str | None = None  # a symlink's
 
 
+def _link_on_the_way(path: str) -> bool:
+    """Whether a folder on the way to ``path`` is not what the policy resolved: a symlink
+    (or something that cannot be resolved) swapped in. The policy's paths are real."""
+    parent = os.path.dirname(path)
+    try:
+        return os.path.realpath(parent) != parent
+    except OSError:  # realpath's readlink raced a swap
+        return True
+
+
 def _seen(path: str) -> Seen:
+    if _link_on_the_way(path):
+        return Seen("via-link")  # never followed: the guard runs outside the sandbox
     try:
         info = os.lstat(path)
     except OSError:
@@ -205,17 +220,22 @@ class FileGuard:
     def _nested_repositories(self) -> list[str]:
         """Repositories below the roots that nobody checked: their config and hooks hold
         only what is known to run nothing, or that part is moved out."""
+        from agent_core.sandbox.git_dirs import module_git_dirs
         from agent_core.sandbox.repo_scan import scanner_for
 
         known = {os.path.dirname(e.path) for e in self.policy.protected}
         findings: list[str] = []
         for root in work_roots(self.policy):
-            for git_dir in sorted(scanner_for(root).scan()):
-                if git_dir in known:
-                    continue
-                hooks = os.path.join(git_dir, "hooks")
-                for part in (Protected(os.path.join(git_dir, "config"), "file"),
-                             Protected(hooks, "dir")):  # fmt: skip
+            scanner = scanner_for(root)
+            found = scanner.scan() | set(module_git_dirs(Path(root) / ".git"))
+            if not scanner.complete and not scanner.told:
+                scanner.told = True
+                findings.append(
+                    f"{root} has more than {scanner.limit} folders: repositories a command "
+                    "creates in the rest are not checked; look before you run git there"
+                )
+            for git_dir in sorted(found - known):
+                for part in protected_in_git_dir(git_dir):
                     findings += self._new_git_part(part, _expand(part))
         return findings
 
@@ -228,6 +248,12 @@ class FileGuard:
             return self._new_git_part(entry, now)
         for path in changed:
             before, after = old.get(path, Seen(None)), now.get(path, Seen(None))
+            if after.kind == "via-link":
+                findings.append(
+                    f"a command replaced a folder on the way to {path} with a link: not put "
+                    "back (MewCode does not follow it); check that folder before you run git"
+                )
+                break
             if not os.path.lexists(path) and after.kind is not None:
                 continue  # went with a parent moved out already
             moved = self._move_out(path) if after.kind is not None else None
@@ -238,7 +264,7 @@ class FileGuard:
     def _new_git_part(self, entry: Protected, now: dict[str, Seen]) -> list[str]:
         name = os.path.basename(entry.path)
         findings: list[str] = []
-        if name == "config" and now.get(entry.path, Seen(None)).kind is not None:
+        if name in ("config", "config.worktree") and now.get(entry.path, Seen(None)).kind:
             seen = now[entry.path]
             if seen.kind == "file" and _SAFE_CONFIGS.get(entry.path) == seen.ident:
                 return findings
@@ -252,6 +278,12 @@ class FileGuard:
                     f"a command wrote {entry.path} with settings that make git run programs "
                     f"({what}): moved out to {moved}"
                 )
+        elif name == "hooks" and now.get(entry.path, Seen(None)).kind not in (None, "dir"):
+            moved = self._move_out(entry.path)
+            findings.append(
+                f"a command made {entry.path} something other than a folder (a link?), so git "
+                f"would run hooks from elsewhere: moved out to {moved}"
+            )
         elif name == "hooks":
             for path, seen in sorted(now.items()):
                 if path == entry.path or seen.kind is None or path.endswith(".sample"):
@@ -276,42 +308,77 @@ class FileGuard:
         return findings
 
     def _move_out(self, path: str) -> str | None:
-        """Move ``path`` into the quarantine folder; where it went, or None if it could not."""
-        if self.quarantine is None:
-            try:
-                if os.path.isdir(path) and not os.path.islink(path):
-                    shutil.rmtree(path)
-                else:
-                    os.unlink(path)
-            except OSError:
-                return None
-            return "nowhere (removed: this session keeps no quarantine)"
-        dest = self.quarantine / f"{time.time_ns()}" / path.lstrip("/")
+        """Move ``path`` into the quarantine folder; where it went, or None if it could not.
+
+        Through a descriptor of its folder, opened with no symlink on the way: a link a
+        command planted above it is never followed (the guard runs outside the sandbox)."""
         try:
-            os.makedirs(dest.parent, mode=0o700, exist_ok=True)
-            shutil.move(path, dest)
+            folder, name = open_parent_dir(path)
+        except (OSError, ValueError):
+            return None
+        try:
+            if self.quarantine is None:
+                _remove(name, folder)
+                return "nowhere (removed: this session keeps no quarantine)"
+            dest = self.quarantine / f"{time.time_ns()}" / path.lstrip("/")
+            private_dir(dest.parent)
+            try:
+                os.rename(name, dest, src_dir_fd=folder)
+            except OSError as exc:
+                if exc.errno != errno.EXDEV:
+                    raise
+                _copy_out(name, folder, dest)  # another file system: copy, then remove
+                _remove(name, folder)
+            return str(dest)
         except OSError:
             return None
-        return str(dest)
+        finally:
+            os.close(folder)
 
     def _restore(self, path: str, before: Seen) -> bool:
         """Put back a file or link as it was; directories are made again, empty."""
+        if before.kind is None:
+            return True
+        try:
+            folder, name = open_parent_dir(path)
+        except (OSError, ValueError):
+            return False
         try:
             if before.kind == "file" and before.data is not None:
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+                flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+                fd = os.open(name, flags, 0o600, dir_fd=folder)
                 with os.fdopen(fd, "wb") as fh:
                     fh.write(before.data)
-                os.chmod(path, stat.S_IMODE(before.ident[0]), follow_symlinks=False)
+                    os.fchmod(fh.fileno(), stat.S_IMODE(before.ident[0]))
                 return True
             if before.kind == "link" and before.target is not None:
-                os.symlink(before.target, path)
+                os.symlink(before.target, name, dir_fd=folder)
                 return True
             if before.kind == "dir":
-                os.makedirs(path, exist_ok=True)
+                os.mkdir(name, 0o755, dir_fd=folder)
                 return True
         except OSError:
             return False
-        return before.kind is None
+        finally:
+            os.close(folder)
+        return False
+
+
+def _remove(name: str, folder: int) -> None:
+    info = os.stat(name, dir_fd=folder, follow_symlinks=False)
+    if stat.S_ISDIR(info.st_mode):
+        shutil.rmtree(name, dir_fd=folder)
+    else:
+        os.unlink(name, dir_fd=folder)
+
+
+def _copy_out(name: str, folder: int, dest: Path) -> None:
+    """Copy an entry (a tree: links copied as links) from a folder descriptor to dest."""
+    source = f"/proc/self/fd/{folder}/{name}"
+    if stat.S_ISDIR(os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode):
+        shutil.copytree(source, dest, symlinks=True)
+    else:
+        shutil.copy2(source, dest, follow_symlinks=False)
 
 
 def _put_back_line(path: str, before: Seen, moved: str | None, restored: bool) -> str:
@@ -333,12 +400,35 @@ def _inside(path: str, root: str) -> bool:
 
 # Launches whose command runs now, so MewCode's own writes update their "before".
 _LIVE: weakref.WeakSet[GuardedConfinement] = weakref.WeakSet()
+# Per session (its quarantine folder): the guard and what it saw after its last check, for
+# one more check at exit, once every leftover is gone (final_checks).
+_LAST_GOOD: dict[str, tuple[FileGuard, Snapshot]] = {}
+# What final_checks found at exit, for the front end to print (nobody is left to tell).
+EXIT_FINDINGS: list[str] = []
+os.register_at_fork(after_in_child=_LAST_GOOD.clear)
+
+
+def final_checks() -> list[str]:
+    """At exit, once leftovers that outlived their command were killed (Landlock: no PID
+    namespace): what changed since each session's last check is undone or reported once
+    more. Only then: a change between turns is otherwise the user's own."""
+    findings: list[str] = []
+    for key, (guard, after) in list(_LAST_GOOD.items()):
+        del _LAST_GOOD[key]
+        try:
+            findings += guard.check(after, nested=True)
+        except Exception as exc:
+            log.exception("the last protected-files check failed")
+            findings.append(f"MewCode could not check the files that start programs: {exc}")
+    return findings
 
 
 def _own_write(path: str) -> None:
     for launch in list(_LIVE):
         if launch._before is not None:
             launch._before.refresh(path)
+    for _, after in list(_LAST_GOOD.values()):
+        after.refresh(path)
 
 
 own_writes.listen(_own_write)
@@ -368,6 +458,8 @@ class GuardedConfinement(Confinement):
             return
         try:
             self.findings = self._guard.check(before)
+            key = self._guard.policy.quarantine or ""
+            _LAST_GOOD[key] = (self._guard, self._guard.snapshot())
         except Exception as exc:  # never let a check break the command's end
             log.exception("the protected-files check failed")
             self.findings = [f"MewCode could not check the files that start programs: {exc}"]

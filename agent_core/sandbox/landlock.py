@@ -332,7 +332,8 @@ class LandlockBackend:
             "if MewCode is killed by SIGKILL, its running commands and what they left keep"
             " running (still confined)",
             "a leftover process that clears its environment and starts its own session"
-            " outlives its command (still confined)",
+            " outlives its command (still confined) until MewCode exits, which kills it and"
+            " checks the protected files once more (a SIGKILLed MewCode cannot)",
             "a .git directory a command replaces (renamed away, another put in its place) is"
             " reported, not put back",
             "a leftover process that keeps re-forking can outrun the sweep and outlive its"

@@ -139,7 +139,11 @@ class OrphanSweeper:
                     self._reap(pid)
                 continue
             token = self._token(pid)
-            if (member and sid in sids) or token in tokens or (any_of_ours and self._ours(token)):
+            # At exit: also a leftover that cleared its environment (no token) but still
+            # carries the confinement only our launches give (no_new_privs + a seccomp
+            # filter): it was one of our commands' (MewCode's own children have neither).
+            ours = any_of_ours and (self._ours(token) or (token is None and self._confined(pid)))
+            if (member and sid in sids) or token in tokens or ours:
                 victims.append(pid)
             elif token in self._live or (member and sid in live_sids):
                 self._adopted.add(pid)
@@ -213,6 +217,14 @@ class OrphanSweeper:
             if entry.startswith(key):
                 return entry[len(key) :].decode("ascii", "replace")
         return None
+
+    def _confined(self, pid: int) -> bool:
+        """no_new_privs and a seccomp filter: what the Landlock launch thread gives."""
+        status = self._read(f"{self._proc}/{pid}/status") or b""
+        lines = dict(line.split(b":", 1) for line in status.splitlines() if b":" in line)
+        return lines.get(b"NoNewPrivs", b"").strip() == b"1" and (
+            lines.get(b"Seccomp", b"").strip() == b"2"
+        )
 
     def _reap(self, pid: int, deadline: float | None = None) -> None:
         while True:

@@ -69,6 +69,11 @@ PROTECTED_IN_ROOT: tuple[tuple[str, PathKind], ...] = (
     (".vscode", "dir"),
     (".idea", "dir"),
     (".husky", "dir"),
+    # Hook managers' own settings: the hooks they install run what these say.
+    (".pre-commit-config.yaml", "file"),
+    ("lefthook.yml", "file"),
+    (".lefthook.yml", "file"),
+    ("lefthook-local.yml", "file"),
 )
 # What the guard only reports when a command changed it where the sandbox could not stop
 # it: the programs they start ask first (editors' workspace trust, `direnv allow`), and

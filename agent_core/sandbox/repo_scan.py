@@ -3,7 +3,7 @@
 A command may create a repository anywhere in the project (``git init sub``); its
 hooks and config are then code the user's own git runs. The first scan walks the
 tree; later ones stat each known directory and read only those whose listing
-changed (a new entry changes a directory's mtime), so a scan after a command costs
+changed (a new entry changes a directory's ctime), so a scan after a command costs
 a stat per directory rather than a read of the whole tree.
 """
 
@@ -21,14 +21,16 @@ _FRESH_NS = 100_000_000
 
 
 class RepoScanner:
-    """The directories (with their mtimes) and git directories found under one root."""
+    """The directories (with their ctimes) and git directories found under one root."""
 
-    def __init__(self, root: str, limit: int = WALK_LIMIT) -> None:
+    def __init__(self, root: str, limit: int = WALK_LIMIT, fresh_ns: int = _FRESH_NS) -> None:
         self.root = root
         self.limit = limit
+        self._fresh_ns = fresh_ns
         self._dirs: dict[str, int] = {}
         self.git_dirs: set[str] = set()
         self.complete = True  # False once the limit cut a walk short
+        self.told = False  # the user was told it is incomplete
         self._lock = threading.Lock()
 
     def scan(self) -> set[str]:
@@ -37,13 +39,13 @@ class RepoScanner:
             if not self._dirs:
                 self._walk(self.root)
             else:
-                for directory, mtime in list(self._dirs.items()):
+                for directory, stamp in list(self._dirs.items()):
                     try:
-                        now = os.stat(directory).st_mtime_ns
+                        now = os.stat(directory).st_ctime_ns
                     except OSError:
                         self._forget(directory)
                         continue
-                    if now != mtime:
+                    if now != stamp:
                         self._read(directory)
             return set(self.git_dirs)
 
@@ -61,7 +63,9 @@ class RepoScanner:
     def _read(self, directory: str) -> list[str]:
         """List one directory: remember it, note its git entries; its new subdirectories."""
         try:
-            mtime = os.stat(directory).st_mtime_ns
+            # ctime, not mtime: a command can set a folder's mtime back (os.utime), never
+            # its ctime, which any change of the listing (or of the times) moves on.
+            stamp = os.stat(directory).st_ctime_ns
             with os.scandir(directory) as it:
                 entries = list(it)
         except OSError:
@@ -70,9 +74,9 @@ class RepoScanner:
         if not known and len(self._dirs) >= self.limit:
             self.complete = False
             return []
-        # File times tick coarsely (a few ms): a listing read within a tick of its last
+        # Inode times tick coarsely (a few ms): a listing read within a tick of its last
         # change may miss an entry made in the same tick, so it is read again next time.
-        self._dirs[directory] = 0 if time.time_ns() - mtime < _FRESH_NS else mtime
+        self._dirs[directory] = 0 if time.time_ns() - stamp < self._fresh_ns else stamp
         fresh: list[str] = []
         for entry in entries:
             try:

@@ -12,8 +12,13 @@ from agent_core.config.paths import MewcodePaths
 from agent_core.config.settings import RuleEntry, Settings
 from agent_core.errors import MewCodeError
 from agent_core.sandbox.denied_reads import denied_read_paths
-from agent_core.sandbox.git_dirs import gitdir_pointer, hooks_path_dirs, nested_git_dirs
-from agent_core.sandbox.policy import SandboxPolicy, protected_in_git_dir, sandbox_policy
+from agent_core.sandbox.git_dirs import gitdir_pointer, nested_git_dirs, repo_config_facts
+from agent_core.sandbox.policy import (
+    Protected,
+    SandboxPolicy,
+    protected_in_git_dir,
+    sandbox_policy,
+)
 from agent_core.sandbox.status import SandboxStatus
 
 SCRATCH_DIR = "scratch"
@@ -44,11 +49,14 @@ def session_policy(
     """
     home = home if home is not None else Path.home()
     policy = _base_policy(paths, settings, session_dir, home, create, hooks_dirs or ())
+    included: list[Path] = []
     if hooks_dirs is None:
-        # core.hooksPath, as MewCode's own (contained) git reads it under the policy so far.
-        found = hooks_path_dirs(paths.project, policy)
-        if found:
-            policy = _base_policy(paths, settings, session_dir, home, create, found)
+        # core.hooksPath and included config files, as MewCode's own (contained) git reads
+        # them under the policy so far: the user's git runs what they name.
+        facts = repo_config_facts(paths.project, policy)
+        included = facts.included_files
+        if facts.hooks_dirs:
+            policy = _base_policy(paths, settings, session_dir, home, create, facts.hooks_dirs)
     if create:
         _make_protectable(paths.project)
     denied = denied_read_paths([*settings.rules, *rules], paths.project, home)
@@ -56,14 +64,26 @@ def session_policy(
     if (pointer := gitdir_pointer(paths.project / ".git")) is not None:
         git_dirs.append(str(pointer))  # a worktree or submodule checkout: its git dir
     nested = [p for d in git_dirs for p in protected_in_git_dir(d)]
+    writable = policy.writable
+    nested += [
+        Protected(str(file), "file")
+        for file in included
+        if any(str(file).startswith(root.rstrip("/") + "/") for root in writable)
+    ]
+    # Nested repositories' .git folders are mount points too (bubblewrap): renamed away,
+    # they would take their read-only hooks and config with them.
+    pins = [d for d in git_dirs if os.path.basename(d) == ".git" and os.path.isdir(d)]
     # MEWCODE_HOME is hidden whole; this session's own folder is let back in, read-only
-    # but for its scratch dir (tool-results/ stays readable).
+    # but for its scratch dir (tool-results/ stays readable). The quarantine is not.
+    quarantine = paths.home / "quarantine" / paths.project_key / session_dir.name
     return msgspec.structs.replace(
         policy,
+        writable=(*policy.writable, *pins),
+        pinned=(*policy.pinned, *pins),
         read_only=(*policy.read_only, os.path.realpath(session_dir)),
         hidden=(*policy.hidden, *denied),
         protected=(*policy.protected, *nested),
-        quarantine=os.path.realpath(session_dir / "quarantine"),
+        quarantine=os.path.realpath(quarantine),
     )
 
 

@@ -23,6 +23,7 @@ from agent_core.tools.base import CheckedPath, FileStamp, ToolContext, ToolError
 from agent_core.tools.nofollow import PathChanged, open_no_symlinks, open_parent_dir
 
 _BOM = b"\xef\xbb\xbf"
+MAX_EDIT_BYTES = 16 << 20  # Write, Edit and MultiEdit hold the whole file in memory
 _SNIFF_BYTES = 8192
 
 
@@ -98,9 +99,15 @@ def load_checked(target: CheckedPath, label: str) -> OnDisk:
         fd, info = open_regular(target, label, "a directory, not a file")
     except FileNotFoundError:
         return OnDisk(None, None, None, None)
+    if info.st_size > MAX_EDIT_BYTES:
+        os.close(fd)
+        raise ToolError(
+            f"{label} is too large to edit as text ({info.st_size >> 20} MB; at most "
+            f"{MAX_EDIT_BYTES >> 20} MB): change it with a command"
+        )
     with os.fdopen(fd, "rb") as fh:
         try:
-            data = fh.read()
+            data = fh.read(MAX_EDIT_BYTES + 1)
         except OSError as exc:
             raise ToolError(f"cannot read {label}: {exc.strerror or exc}") from None
     return OnDisk(

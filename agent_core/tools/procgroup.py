@@ -211,8 +211,11 @@ def kill_all_running(grace: float = EXIT_KILL_GRACE_S) -> int:
             pass
         proc._end()
     orphans = sys.modules.get("agent_core.sandbox.orphans")
-    if orphans is not None:  # only Landlock runs leave leftovers to look for
-        orphans.end_all_runs()
+    if orphans is not None and orphans.end_all_runs():  # only Landlock leaves leftovers
+        # A leftover outlived its command and the guard's check of it: check once more.
+        from agent_core.sandbox import guarded_files
+
+        guarded_files.EXIT_FINDINGS.extend(guarded_files.final_checks())
     return len(procs)
 
 

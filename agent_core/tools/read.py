@@ -28,6 +28,10 @@ MAX_LINE_CHARS = 2000
 _MAX_LINE_BYTES = 4 * MAX_LINE_CHARS + 4
 _SNIFF_BYTES = 8192
 _COUNT_CHUNK = 1 << 20
+# Past what is shown, lines are counted this far at most: a huge (or sparse) file must
+# not be read to its end for a line count.
+MAX_COUNTED_BYTES = 64 << 20
+MAX_IMAGE_BYTES = 32 << 20
 LINE_CUT_MARKER = "… [line truncated]"
 NonNegative = Annotated[int, Meta(ge=0)]
 Positive = Annotated[int, Meta(ge=1)]
@@ -98,7 +102,11 @@ def _read(target: CheckedPath, args: ReadParams) -> tuple[ToolOutput, FileStamp]
             head = fh.read(_SNIFF_BYTES)
             media_type = sniff_image(head)
             if media_type is not None:
-                return _image(head + fh.read(), media_type), stamp
+                if info.st_size > MAX_IMAGE_BYTES:
+                    raise ToolError(
+                        f"image too large ({info.st_size} bytes; at most {MAX_IMAGE_BYTES})"
+                    )
+                return _image(head + fh.read(MAX_IMAGE_BYTES), media_type), stamp
             if b"\0" in head:
                 raise ToolError(f"binary file ({info.st_size} bytes): not shown")
             fh.seek(0)
@@ -144,9 +152,15 @@ def _numbered(fh: IO[bytes], args: ReadParams) -> str:
         noun = "line" if number == 1 else "lines"
         return f"(offset {start} is past the end of the file: it has {number} {noun})"
     last = start + len(shown) - 1
-    remaining = _count_lines(fh)
+    remaining, counted_all = _count_lines(fh)
     body = "\n".join(shown)
-    if remaining:
+    if not counted_all:
+        body += (
+            f"\n\n(Showing lines {start}-{last}; the file goes on for at least {remaining} "
+            f"more lines (not counted past {MAX_COUNTED_BYTES >> 20} MB). Use offset={last + 1} "
+            "to read on.)"
+        )
+    elif remaining:
         total = last + remaining
         body += (
             f"\n\n(Showing lines {start}-{last} of {total}; {remaining} more lines. "
@@ -161,17 +175,24 @@ def _lines(fh: IO[bytes]):
         if part.endswith(b"\n") or len(part) < _MAX_LINE_BYTES:
             yield part, False
             continue
+        skipped = 0
         while rest := fh.readline(_COUNT_CHUNK):
-            if rest.endswith(b"\n"):
-                break
+            skipped += len(rest)
+            if rest.endswith(b"\n") or skipped >= MAX_COUNTED_BYTES:
+                break  # the rest of a huge line is not read to its end
         yield part, True
 
 
-def _count_lines(fh: IO[bytes]) -> int:
-    """How many lines remain from the current position to the end of the file."""
+def _count_lines(fh: IO[bytes]) -> tuple[int, bool]:
+    """How many lines remain from the current position (to the end, or to
+    MAX_COUNTED_BYTES), and whether that was the end."""
     count = 0
     last = b"\n"
+    read = 0
     while chunk := fh.read(_COUNT_CHUNK):
         count += chunk.count(b"\n")
         last = chunk[-1:]
-    return count + (last != b"\n")
+        read += len(chunk)
+        if read >= MAX_COUNTED_BYTES:
+            return count, False
+    return count + (last != b"\n"), True

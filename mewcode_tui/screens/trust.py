@@ -139,9 +139,7 @@ def trust_screen(
     from mewcode_tui.widgets.status_bar import short_path
 
     if settings.project_trusted:
-        from agent_core.config.program_trust import pending_changes
-
-        from agent_core.config.program_trust import RECORD_FILE
+        from agent_core.config.program_trust import RECORD_FILE, pending_changes
 
         return TrustScreen(
             short_path(paths.project, home),

@@ -121,7 +121,7 @@ def left_planted(config: Path, planted: str) -> None:
     still running, a guard bug): the test puts the planted lines back."""
     text = config.read_text() if config.exists() else ""
     assert planted not in text, "the guard left a planted config in place"
-    quarantine = list(Path(os.environ["MEWCODE_HOME"]).glob("projects/*/*/quarantine/**/config"))
+    quarantine = list(Path(os.environ["MEWCODE_HOME"]).glob("quarantine/*/*/**/config"))
     assert quarantine, "the guard did not keep the command's config"
     config.write_text(text + planted)
 

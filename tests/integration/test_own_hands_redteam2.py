@@ -67,7 +67,6 @@ def fsmonitor_line(witness: Path) -> str:
 # --- Repositories a command creates: what the guard's check of a new repository misses ---
 
 
-@works_today("a new repository's .git/hooks symlink is not checked")
 @needs_git
 def test_a_new_repositorys_hooks_may_not_be_a_symlink(
     backend, own_tmp, project, outside, plant
@@ -87,7 +86,6 @@ def test_a_new_repositorys_hooks_may_not_be_a_symlink(
     assert not witness.exists(), "a hook reached through a planted .git/hooks link ran"
 
 
-@works_today("a new nested repository's commondir is not checked")
 @needs_git
 def test_a_new_repositorys_commondir_is_checked(backend, own_tmp, project, outside, plant) -> None:
     """`sub/.git/commondir` sends git to another folder for config and hooks; the guard
@@ -104,7 +102,6 @@ def test_a_new_repositorys_commondir_is_checked(backend, own_tmp, project, outsi
     assert not witness.exists(), "config reached through a planted commondir ran a program"
 
 
-@works_today("a new nested repository's config.worktree is not checked")
 @needs_git
 def test_a_new_repositorys_config_worktree_is_checked(
     backend, own_tmp, project, outside, plant
@@ -126,7 +123,7 @@ def test_a_new_repositorys_config_worktree_is_checked(
 @needs_git
 @pytest.mark.parametrize(
     "put_back_mtime",
-    [False, pytest.param(True, marks=works_today("the scanner trusts a folder's mtime"))],
+    [False, True],
 )
 def test_a_repository_made_in_a_folder_whose_mtime_is_put_back_is_found(
     put_back_mtime, backend, own_tmp, fake_llm, project, outside, monkeypatch, capsys
@@ -161,12 +158,6 @@ def test_a_nested_repositorys_git_dir_cannot_be_renamed_away(
     """A nested repository found when the session opens has its hooks and config mounted
     read-only (bubblewrap), but its `.git` is no mount point: renamed away, a new one
     takes its place, and the guard, which knows that repository, looks no further."""
-    if backend == "bubblewrap":
-        request.applymarker(
-            works_today(
-                "bubblewrap: a nested .git is no mount point; the guard skips known repositories"
-            )
-        )
     witness = outside / "fsmonitor-ran"
     git(project, "init", "-q")
     (project / "sub").mkdir()
@@ -184,7 +175,6 @@ def test_a_nested_repositorys_git_dir_cannot_be_renamed_away(
     assert not witness.exists(), "a nested repository's replaced .git ran a program"
 
 
-@works_today("the guard does not look under .git/modules for new git directories")
 @needs_git
 def test_a_submodule_git_dir_cannot_be_planted_under_dot_git_modules(
     backend, own_tmp, project, outside, plant
@@ -221,7 +211,6 @@ def test_a_submodule_git_dir_cannot_be_planted_under_dot_git_modules(
     assert not witness.exists(), "a hook planted in .git/modules ran at submodule update"
 
 
-@works_today("files .git/config includes are not protected")
 @needs_git
 def test_a_worktree_file_the_repository_config_includes_cannot_be_planted(
     backend, own_tmp, project, outside, plant
@@ -260,7 +249,6 @@ def test_a_husky_hook_cannot_be_steered_through_package_json(
     assert not witness.exists(), "the user's commit ran a script a command planted"
 
 
-@works_today("hooks run unsandboxed and trust covers the command line, not the script")
 def test_a_trusted_hook_cannot_run_a_script_a_command_rewrote(
     own_tmp, backend, paths, project, outside, plant
 ) -> None:
@@ -301,7 +289,6 @@ def test_a_users_hook_cannot_import_a_module_a_command_planted(
     assert not witness.exists(), "the user's hook imported a module a sandboxed command wrote"
 
 
-@works_today("MCP servers run unsandboxed and trust covers the entry, not the file")
 def test_a_trusted_mcp_server_cannot_run_a_file_a_command_rewrote(
     own_tmp, backend, fake_llm, paths, project, outside, monkeypatch, capsys, plant
 ) -> None:
@@ -330,10 +317,6 @@ def test_a_leftover_cannot_plant_a_hook_after_the_last_check(
     outlives its command and MewCode (documented as "still confined"). But Landlock
     leaves `.git/hooks` writable, and the guard's last check has run: the hook it plants
     then stays, and the user's next commit runs it unconfined."""
-    if backend == "landlock":
-        request.applymarker(
-            works_today("landlock: an env-cleared setsid leftover outlives the guard's last check")
-        )
     witness = outside / "hook-ran"
     git(project, "init", "-q")
     mark = f"4242{uuid.uuid4().int % 10**6}"
@@ -369,7 +352,6 @@ def _bytes_read_by_this_process() -> int:
         return int(next(line for line in fh if line.startswith("rchar:")).split()[1])
 
 
-@works_today("Read counts the remaining lines to the end of the file")
 def test_read_does_not_scan_a_huge_sparse_file_to_its_end(
     backend, own_tmp, fake_llm, project, monkeypatch, capsys
 ) -> None:
@@ -394,7 +376,6 @@ def test_read_does_not_scan_a_huge_sparse_file_to_its_end(
 
 
 @needs_git
-@works_today("landlock: the guard follows a planted .git link")
 def test_the_guard_does_not_put_back_through_a_symlinked_dot_git(
     backend, own_tmp, fake_llm, project, monkeypatch, capsys
 ) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 from agent_core.sandbox.repo_scan import RepoScanner
@@ -43,10 +42,8 @@ def test_a_removed_folder_takes_its_repositories_with_it(tmp_path) -> None:
 def test_a_rescan_reads_only_changed_folders(tmp_path, monkeypatch) -> None:
     for n in range(50):
         (tmp_path / f"d{n}").mkdir()
-    past = time.time() - 60  # listings changed in the last moments are read again anyway
-    for folder in [tmp_path, *tmp_path.iterdir()]:
-        os.utime(folder, (past, past))
-    scanner = RepoScanner(str(tmp_path))
+    # fresh_ns=0: a listing read just after it changed is not read again anyway.
+    scanner = RepoScanner(str(tmp_path), fresh_ns=0)
     scanner.scan()
     listed: list[str] = []
     real = os.scandir
@@ -59,3 +56,14 @@ def test_a_rescan_reads_only_changed_folders(tmp_path, monkeypatch) -> None:
     (tmp_path / "d7" / "new").mkdir()
     scanner.scan()
     assert sorted(listed) == [str(tmp_path / "d7"), str(Path(tmp_path / "d7" / "new"))]
+
+
+def test_a_folder_whose_mtime_is_set_back_is_read_again(tmp_path) -> None:
+    """A command can os.utime a folder back to its old times, never its ctime."""
+    (tmp_path / "src").mkdir()
+    scanner = RepoScanner(str(tmp_path), fresh_ns=0)
+    scanner.scan()
+    before = os.stat(tmp_path / "src")
+    (tmp_path / "src" / "sub" / ".git").mkdir(parents=True)
+    os.utime(tmp_path / "src", ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert scanner.scan() == {str(tmp_path / "src" / "sub" / ".git")}
