@@ -105,6 +105,46 @@ def bwrap_argv(
     return out
 
 
+_MOUNTS = {"--bind": 2, "--ro-bind": 2, "--tmpfs": 1}
+
+
+def prepare_tmp_mount_points(policy: SandboxPolicy, argv: list[str]) -> None:
+    """Make, private (0700 / 0600), the mount points bubblewrap would otherwise create
+    itself (0755) inside the session's temp dir, which stands in for /tmp: the project,
+    the home or MEWCODE_HOME may live under /tmp."""
+    if policy.temp_dir is None:
+        return
+    i = 0
+    while i < len(argv) and argv[i] != "--":
+        option = argv[i]
+        if option in _MOUNTS:
+            dest = argv[i + _MOUNTS[option]]
+            if dest != SHARED_TMP and dest.startswith(SHARED_TMP + "/"):
+                source = argv[i + 1] if option != "--tmpfs" else None
+                _make_point(policy.temp_dir, dest[len(SHARED_TMP) + 1 :], source)
+            i += _MOUNTS[option] + 1
+        else:
+            i += 1
+
+
+def _make_point(temp_dir: str, rel: str, source: str | None) -> None:
+    parts = [p for p in rel.split("/") if p]
+    here = temp_dir
+    try:
+        for n, part in enumerate(parts):
+            here = os.path.join(here, part)
+            leaf = n == len(parts) - 1
+            if leaf and source is not None and not os.path.isdir(source):
+                if not os.path.lexists(here):
+                    os.close(
+                        os.open(here, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+                    )
+            elif not os.path.lexists(here):
+                os.mkdir(here, 0o700)
+    except OSError:
+        pass  # bubblewrap makes what is missing itself
+
+
 def find_bwrap() -> str | None:
     """The bwrap executable, preferring the system's own copy."""
     for candidate in _KNOWN_LOCATIONS:
@@ -164,6 +204,7 @@ class BubblewrapBackend:
         stubs = [path for path, _ in stand_ins]
         try:
             command = bwrap_argv(policy, cwd, argv, bwrap=self.executable, stand_ins=stand_ins)
+            prepare_tmp_mount_points(policy, command)
         except BaseException:
             STUBS.release(stubs)
             raise
