@@ -2,9 +2,9 @@
 
 The SDK's client is entered and left in that one task (anyio cancel scopes
 must be), and stays open until ``stop``. Calls are made from the callers'
-own tasks through ``client``. A stdio server's stderr is appended to
-``MEWCODE_HOME/logs/mcp-<server>.log``, never to our terminal; its last line
-usually says why a server would not start or died.
+own tasks through ``client``. A stdio server's stderr is appended, redacted,
+to ``MEWCODE_HOME/logs/mcp-<server>.log`` (stderr_log.py), never to our
+terminal; its last line usually says why a server would not start or died.
 """
 
 from __future__ import annotations
@@ -17,16 +17,15 @@ import sys
 from collections.abc import Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-from agent_core.fsutil import open_private, private_dir
 from agent_core.mcp.model import McpServerSpec, McpToolInfo, ServerState
+from agent_core.mcp.stderr_log import StderrLog
 from agent_core.mcp.tool_cache import CachedServer
 
 log = logging.getLogger("mewcode.mcp")
 
 LAUNCHER = Path(__file__).with_name("launcher.py")  # run as a script: stdlib only
-LOG_ROTATE_BYTES = 1_000_000  # a chatty server's stderr log is rotated at a (re)start
 STOP_TIMEOUT_S = 6.0  # the SDK's stdio shutdown takes at most ~4.5 s (stdin close, TERM, KILL)
 MAX_LIST_PAGES = 100  # a server whose pagination never ends cannot hang the start
 
@@ -54,7 +53,7 @@ class McpConnection:
         self._ready = asyncio.Event()
         self._stop = asyncio.Event()
         self._timer: asyncio.TimerHandle | None = None
-        self._log_start = 0  # the log's size when this run began: its lines are after it
+        self._stderr: StderrLog | None = None  # this run's, for a stdio server
         self._unreadable: list[str] = []  # why this run's server sent an answer we could not read
 
     @property
@@ -101,26 +100,21 @@ class McpConnection:
         if self.state == "connected":
             self._fail(reason)
 
-    def exit_reason(self, when: str) -> str:
+    async def exit_reason(self, when: str) -> str:
         """Why the server is gone, with the last line it wrote to stderr if any."""
         if self._unreadable:
             return f"MCP server '{self.spec.name}' sent an unreadable answer: {self._unreadable[0]}"
         gone = "exited" if self.spec.transport == "stdio" else "closed the connection"
         text = f"MCP server '{self.spec.name}' {gone} {when}"
-        last = self.last_stderr_line() if self.spec.transport == "stdio" else ""
+        last = await self.last_stderr_line()
         return f"{text}: {last}" if last else text
 
-    def last_stderr_line(self) -> str:
-        """The last non-empty line the server wrote to stderr in this run."""
-        try:
-            with self.log_path.open("rb") as fh:
-                fh.seek(self._log_start)
-                tail = fh.read()[-4096:]
-        except OSError:
+    async def last_stderr_line(self) -> str:
+        """The last non-empty line the server wrote to stderr in this run (once all is in)."""
+        if self._stderr is None:
             return ""
-        lines = [line.strip() for line in tail.decode("utf-8", "replace").splitlines()]
-        lines = [line for line in lines if line]
-        return lines[-1][:300] if lines else ""
+        await self._stderr.settled()
+        return self._stderr.last_line()
 
     # -- the serve task -------------------------------------------------------------------
 
@@ -131,22 +125,32 @@ class McpConnection:
             pass  # stopped, or the start-up timer fired: the state says which
         except Exception as exc:  # any failure of a server is its status, never ours
             log.debug("MCP server %s failed", self.spec.name, exc_info=True)
-            self._fail(self._start_failure(exc) if self.state == "connecting" else one_line(exc))
+            if self.state == "connecting":
+                self._fail(await self._start_failure(exc))
+            else:
+                self._fail(one_line(exc))
         finally:
-            self.client = None
-            if self._timer is not None:
-                self._timer.cancel()
-            if self.state in ("connecting", "connected"):
-                if self._stop.is_set():
-                    self._set("closed", "")
-                else:
-                    self._fail(self.exit_reason("unexpectedly"))
-            self._ready.set()
+            try:
+                self.client = None
+                if self._timer is not None:
+                    self._timer.cancel()
+                if self.state in ("connecting", "connected"):
+                    if self._stop.is_set():
+                        self._set("closed", "")
+                    else:
+                        self._fail(await self.exit_reason("unexpectedly"))
+                if self._stderr is not None:
+                    await self._stderr.settled()  # the server's last words, before we let go
+            finally:
+                if self._stderr is not None:
+                    self._stderr.close()
+                self._ready.set()
 
     async def _run(self) -> None:
         modules = await asyncio.to_thread(_import_sdk)
         eof = asyncio.Event()
         self._unreadable = []
+        self._stderr = None
         async with AsyncExitStack() as stack:
             transport = self._transport(stack, modules)
             client_class = modules["mcp.client.client"].Client
@@ -156,6 +160,8 @@ class McpConnection:
                 client_info=types.Implementation(name="mewcode", version="0.1"),
             )
             await stack.enter_async_context(client)
+            if self._stderr is not None:
+                self._stderr.release_writer()  # the server has it now
             listing = await _listing(client)
             if self._timer is not None:
                 self._timer.cancel()
@@ -172,7 +178,7 @@ class McpConnection:
                 ended.cancel()
             self.client = None
             if not self._stop.is_set():
-                self._fail(self.exit_reason("unexpectedly"))
+                self._fail(await self.exit_reason("unexpectedly"))
 
     def _transport(self, stack: AsyncExitStack, modules: dict[str, Any]) -> Any:
         spec = self.spec
@@ -193,19 +199,14 @@ class McpConnection:
             cwd=spec.cwd,
             encoding_error_handler="replace",  # a stray byte costs a character, not the answer
         )
-        return stdio.stdio_client(params, errlog=stack.enter_context(self._open_log()))
+        # The values the server is given are secrets the redactor knows, beside ours.
+        self._stderr = StderrLog(self.log_path, self.home, {**os.environ, **spec.env})
+        return stdio.stdio_client(params, errlog=stack.enter_context(self._stderr.open()))
 
-    def _open_log(self) -> IO[str]:
-        private_dir(self.log_path.parent, root=self.home)
-        _rotate(self.log_path)
-        fd = open_private(self.log_path, os.O_WRONLY | os.O_APPEND)
-        self._log_start = os.fstat(fd).st_size
-        return os.fdopen(fd, "a", encoding="utf-8")
-
-    def _start_failure(self, exc: BaseException) -> str:
+    async def _start_failure(self, exc: BaseException) -> str:
         leaf = leaf_error(exc)
         if _is_connection_closed(leaf):
-            return self.exit_reason("during start-up")
+            return await self.exit_reason("during start-up")
         if isinstance(leaf, OSError) and self.spec.transport == "stdio":
             return f"cannot run {self.spec.command!r}: {leaf.strerror or leaf}"
         return one_line(leaf)
@@ -224,15 +225,6 @@ class McpConnection:
         if (state, error) != (self.state, self.error):
             self.state, self.error = state, error
             self.on_change()
-
-
-def _rotate(log: Path) -> None:
-    """Start a fresh log (keeping the last one as .1) once it passed LOG_ROTATE_BYTES."""
-    try:
-        if log.stat().st_size > LOG_ROTATE_BYTES:
-            os.replace(log, log.with_name(log.name + ".1"))
-    except OSError:
-        pass  # no log yet, or it cannot be moved: appending goes on
 
 
 def _import_sdk() -> dict[str, Any]:

@@ -248,7 +248,7 @@ class McpHub:
         except TimeoutError:
             return self._timed_out(server, what)
         except Exception as exc:
-            return self._call_failure(conn, what, exc)
+            return await self._call_failure(conn, what, exc)
 
     async def _ready(self, server: str) -> McpConnection | str:
         """The server's connection once connected (started or restarted as needed), or why not."""
@@ -282,7 +282,7 @@ class McpHub:
             f"MCP server '{server}' did not answer {what} within {limit} s", is_error=True
         )
 
-    def _call_failure(self, conn: McpConnection, what: str, exc: BaseException) -> ToolOutput:
+    async def _call_failure(self, conn: McpConnection, what: str, exc: BaseException) -> ToolOutput:
         from mcp.shared.exceptions import MCPError
         from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 
@@ -291,7 +291,7 @@ class McpHub:
         if isinstance(leaf, MCPError) and leaf.code == REQUEST_TIMEOUT:
             return self._timed_out(server, what)
         if isinstance(leaf, MCPError) and leaf.code == CONNECTION_CLOSED:
-            reason = conn.exit_reason("during the call")
+            reason = await conn.exit_reason("during the call")
             conn.lost(reason)
             return ToolOutput(reason, is_error=True)
         if isinstance(leaf, MCPError):

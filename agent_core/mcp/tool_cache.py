@@ -4,17 +4,22 @@ One file per server and configuration key (``cache/mcp/<name>-<key>.json``):
 a changed command, URL or environment makes a new key, so tools listed by a
 different server are never offered under its name. With a cache, a session
 offers the server's tools at once and connects on first use.
+
+What a server lists is redacted before it is kept (SPEC §23): a description that
+quotes a token keeps ``[REDACTED]`` in its place until the server is next listed.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 
 import msgspec
 
 from agent_core.fsutil import atomic_write_bytes
 from agent_core.mcp.model import McpServerSpec, McpToolInfo
+from agent_core.session.redact import Redactor
 
 log = logging.getLogger("mewcode.mcp")
 
@@ -56,9 +61,24 @@ def save_cached(home: Path, spec: McpServerSpec, entry: CachedServer) -> None:
     """Write the listing atomically and drop this server's caches for older keys."""
     path = cache_path(home, spec)
     try:
-        atomic_write_bytes(path, msgspec.json.encode(entry), private=True)
+        atomic_write_bytes(path, msgspec.json.encode(at_rest(entry, spec)), private=True)
         for old in path.parent.glob(f"{spec.name}-*.json"):
             if old != path and old.name[len(spec.name) + 1 : -len(".json")].isalnum():
                 old.unlink(missing_ok=True)
     except OSError as exc:
         log.debug("MCP tool cache %s not written: %s", path, exc)
+
+
+def at_rest(entry: CachedServer, spec: McpServerSpec) -> CachedServer:
+    """The listing as it is kept: secrets out of descriptions, titles and schemas (not names)."""
+    redactor = Redactor({**os.environ, **spec.env})
+    tools = [
+        msgspec.structs.replace(
+            tool,
+            description=redactor.text(tool.description),
+            title=redactor.text(tool.title),
+            input_schema=redactor.value(tool.input_schema),
+        )
+        for tool in entry.tools
+    ]
+    return msgspec.structs.replace(entry, tools=tools)

@@ -3,6 +3,7 @@
 Opened on first use, from whichever thread asks first: one connection shared
 under a lock. A file that is not a usable memory database turns memory off for
 the session with a one-line ``problem``; the file is never rewritten.
+A fact is stored redacted, like everything else under MEWCODE_HOME (SPEC §23).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 
 from agent_core.fsutil import open_private, private_dir
 from agent_core.memory.recall import Fact, content_hash, to_evict
+from agent_core.session.redact import Redactor
 
 log = logging.getLogger("mewcode.memory")
 
@@ -52,21 +54,27 @@ class MemoryUnavailable(Exception):
 
 @dataclass(frozen=True)
 class Added:
-    """What storing a fact did: its id, and whether it was new or already there."""
+    """What storing a fact did: its id, whether it was new, and whether a secret was taken out."""
 
     id: int
     new: bool
+    redacted: bool = False
 
 
 class MemoryStore:
     """Facts in one SQLite file, shared by every project (rows carry their scope)."""
 
     def __init__(
-        self, path: Path, clock: Callable[[], float] = time.time, cap: int = DEFAULT_CAP
+        self,
+        path: Path,
+        clock: Callable[[], float] = time.time,
+        cap: int = DEFAULT_CAP,
+        redactor: Redactor | None = None,
     ) -> None:
         self.path = path
         self.clock = clock
         self.cap = cap
+        self._redactor = redactor or Redactor()
         self.problem: str | None = None
         self._conn: sqlite3.Connection | None = None
         self._lock = threading.Lock()
@@ -159,10 +167,13 @@ class MemoryStore:
         confidence: float = 1.0,
         ttl_seconds: int | None = None,
     ) -> Added:
-        """Store a fact in ``scope``; an equal fact (same normalised hash) is left as it is."""
+        """Store a fact in ``scope``, redacted; an equal fact (same normalised hash) is left as it is."""
         now = self.clock()
         expires = now + ttl_seconds if ttl_seconds else None
-        digest = content_hash(content)
+        text = content.strip()
+        stored = self._redactor.text(text)
+        redacted = stored != text
+        digest = content_hash(stored)
 
         def work(conn: sqlite3.Connection) -> Added:
             conn.execute("BEGIN IMMEDIATE")
@@ -172,11 +183,11 @@ class MemoryStore:
                 ).fetchone()
                 if row is not None:
                     conn.execute("COMMIT")
-                    return Added(row[0], new=False)
+                    return Added(row[0], new=False, redacted=redacted)
                 cursor = conn.execute(
                     "INSERT INTO facts (scope, content, hash, importance, confidence, created_at,"
                     " expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (scope, content.strip(), digest, importance, confidence, now, expires),
+                    (scope, stored, digest, importance, confidence, now, expires),
                 )
                 new_id = int(cursor.lastrowid or 0)
                 self._evict_over_cap(conn, keep=new_id)
@@ -184,7 +195,7 @@ class MemoryStore:
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
-            return Added(new_id, new=True)
+            return Added(new_id, new=True, redacted=redacted)
 
         result = self._run(work)
         assert isinstance(result, Added)

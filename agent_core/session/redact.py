@@ -44,7 +44,7 @@ from agent_core.session.redact_formats import (
     Found,
     _follow,
     _scanners,
-    _secret_span,
+    _secret_spans,
 )
 
 # The at-rest copy of a thinking block whose text was redacted. Its provider
@@ -94,9 +94,9 @@ class Redactor:
                 if (not fmt.follow or hit.then is not None) and (
                     fmt.check is None or fmt.check(hit, text)
                 ):
-                    s, e = _secret_span(hit, fmt, text)
-                    if e > s:
-                        found.append((hit.start(), hit.end(), s, e))
+                    for s, e in _secret_spans(hit, fmt, text):
+                        if e > s:
+                            found.append((hit.start(), hit.end(), s, e))
                     match = search(text, hit.end())
                 else:  # a rejected match may hide another that starts inside it
                     match = search(text, match.start() + 1)

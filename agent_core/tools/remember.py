@@ -73,7 +73,11 @@ class RememberTool:
         except (ValueError, MemoryUnavailable) as exc:
             raise ToolError(str(exc)) from None
         where = "every project" if args.scope == "global" else "this project"
+        # Nothing secret is kept on disk: say so, or the user counts on it later.
+        kept_out = " A secret in it was stored as [REDACTED]." if added.redacted else ""
         if not added.new:
-            return ToolOutput(f"Already remembered (memory #{added.id}, {where}); nothing changed.")
+            return ToolOutput(
+                f"Already remembered (memory #{added.id}, {where}); nothing changed.{kept_out}"
+            )
         until = f", forgotten after {args.ttl}" if args.ttl else ""
-        return ToolOutput(f"Remembered as memory #{added.id} for {where}{until}.")
+        return ToolOutput(f"Remembered as memory #{added.id} for {where}{until}.{kept_out}")

@@ -61,10 +61,11 @@ def _add(host: CommandHost, memory: LongTermMemory, args: str) -> None:
     except ValueError as exc:
         host.say(f"/memory add: {exc}. {USAGE}", "warning")
         return
+    kept_out = " A secret in it was stored as [REDACTED]." if added.redacted else ""
     if added.new:
-        host.say(f"Remembered #{added.id} ({scope}).")
+        host.say(f"Remembered #{added.id} ({scope}).{kept_out}")
     else:
-        host.say(f"Already remembered as #{added.id}.")
+        host.say(f"Already remembered as #{added.id}.{kept_out}")
 
 
 def _delete(host: CommandHost, memory: LongTermMemory, args: str) -> None:

@@ -193,14 +193,22 @@ def serve(sock: socket.socket, key: str, idle_seconds: float, lock: int) -> None
 
 
 def _log_to(home: Path) -> None:
+    """``MEWCODE_HOME/logs/preload.log``: redacted like every file there (SPEC §23).
+
+    Records, warnings and the server's own tracebacks (see ``main``) pass the
+    redactor; fd 2 points there too, for what the interpreter itself prints.
+    """
+    from mewcode_tui.debug_log import RedactingFormatter
+
     logs = home / "logs"
     logs.mkdir(mode=0o700, parents=True, exist_ok=True)
     fd = os.open(logs / "preload.log", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    os.dup2(fd, 2)  # tracebacks too
+    os.dup2(fd, 2)
     os.close(fd)
-    logging.basicConfig(
-        stream=sys.stderr, level=logging.INFO, format="%(asctime)s %(process)d %(message)s"
-    )
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(RedactingFormatter("%(asctime)s %(process)d %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
+    logging.captureWarnings(True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -212,6 +220,14 @@ def main(argv: list[str] | None = None) -> int:
     key = server_key()  # before importing: the code we are about to load
     directory = Path(run_dir(home, create=True))
     _log_to(home)
+    try:
+        return _serve_key(home, key, directory, args.idle_seconds)
+    except Exception:  # through the log's redactor, not raw onto fd 2
+        log.exception("preload: the server failed")
+        return 1
+
+
+def _serve_key(home: Path, key: str, directory: Path, idle_seconds: float) -> int:
     lock = os.open(directory / f"preload-{key}.lock", os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -224,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     sock = listen(path)
     log.info("preload: serving key %s on %s", key, path)
     try:
-        serve(sock, key, args.idle_seconds, lock)
+        serve(sock, key, idle_seconds, lock)
     finally:
         if os.getpid() == _server_pid:
             path.unlink(missing_ok=True)

@@ -152,7 +152,114 @@ def _samples() -> list[Sample]:
     add("token-query", f"GET /api/export?token={token_kv}&format=csv", token_kv)
     cli = _r(_ALNUM, 16, "cli")
     add("cli-password", f"mysql -u root --password={cli} shop", cli)
+    out.extend(_credential_file_samples())
+    out.extend(_command_line_samples())
     return out
+
+
+def _basic(user: str, password: str) -> str:
+    return base64.b64encode(f"{user}:{password}".encode()).decode()
+
+
+def _credential_file_samples() -> list[Sample]:
+    npm_pw = _r(_ALNUM, 16, "npm-auth")
+    npm_auth = _basic("deploy", npm_pw)
+    registry_token = _r(_ALNUM, 40, "npm-registry-token")
+    docker = _basic("ci-bot", _r(_ALNUM, 24, "docker"))
+    podman = _basic("me", _r(_ALNUM + "!@#", 20, "podman"))
+    csv_pw = "Pw" + _r(_ALNUM + "!*", 14, "csv-pw")
+    csv_key_id = "AK" + "IA" + _r(_UPPER, 16, "csv-id")
+    csv_secret = _r(_B64, 40, "csv-secret")
+    keys_secret = _r(_B64, 40, "keys-secret")
+    keys_id = "AK" + "IA" + _r(_UPPER, 16, "keys-id")
+    discord_id = _r(string.digits, 18, "discord-id")
+    discord = _r(_URLSAFE, 68, "discord")
+    discordapp = _r(_URLSAFE, 68, "discordapp")
+    telegram = "AA" + _r(_URLSAFE, 33, "telegram")
+    telegram_url = "AA" + _r(_URLSAFE, 33, "telegram-url")
+    age = "AGE-SECRET-KEY-1" + _r("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58, "age")
+    return [
+        Sample("npmrc-auth", f"_auth={npm_auth}\nalways-auth=true", npm_auth),
+        Sample(
+            "npmrc-registry-token",
+            f"//npm.pkg.example.com/:_authToken={registry_token}",
+            registry_token,
+        ),
+        Sample(
+            "docker-config-auth",
+            f'{{"auths": {{"registry.example.com": {{"auth": "{docker}"}}}}}}',
+            docker,
+        ),
+        Sample("podman-auth-json", f'"quay.io": {{\n  "auth": "{podman}"\n}}', podman),
+        Sample(
+            "aws-console-csv-password",
+            "User name,Password,Access key ID,Secret access key,Console login link\n"
+            f"alice,{csv_pw},{csv_key_id},{csv_secret},"
+            "https://123456789012.signin.aws.amazon.com/console",
+            csv_pw,
+        ),
+        Sample(
+            "aws-console-csv-secret-key",
+            f"User name,Password,Access key ID,Secret access key\nbob,x,{csv_key_id},{csv_secret}",
+            csv_secret,
+        ),
+        Sample(
+            "aws-access-keys-csv",
+            f"Access key ID,Secret access key\r\n{keys_id},{keys_secret}\r\n",
+            keys_secret,
+        ),
+        Sample(
+            "discord-webhook",
+            f"curl -H 'Content-Type: application/json' "
+            f"https://discord.com/api/webhooks/{discord_id}/{discord} -d @msg.json",
+            discord,
+        ),
+        Sample(
+            "discordapp-webhook",
+            f"WEBHOOK = 'https://discordapp.com/api/webhooks/{discord_id}/{discordapp}'",
+            discordapp,
+        ),
+        Sample("telegram-bot-token", f"bot = Bot(token='123456789:{telegram}')", telegram),
+        Sample(
+            "telegram-bot-url",
+            f"https://api.telegram.org/bot7012345678:{telegram_url}/sendMessage",
+            telegram_url,
+        ),
+        Sample("age-secret-key", f"# public key: age1qyqszqgpqyqszqgp\n{age}", age),
+    ]
+
+
+def _command_line_samples() -> list[Sample]:
+    mysql = "My" + _r(_ALNUM + "!%", 14, "mysql")
+    dump = "Dump " + _r(_ALNUM, 12, "mysqldump")
+    maria = _r(_ALNUM, 16, "mariadb")
+    sshpass = _r(_ALNUM + "!", 16, "sshpass")
+    sshpass_glued = _r(_ALNUM, 16, "sshpass-glued")
+    redis = _r(_ALNUM, 20, "redis-cli")
+    pg = _r(string.ascii_letters, 14, "pgpassword")  # letters only: not mistaken for code
+    pg_docker = _r(_ALNUM, 18, "postgres-password")
+    mysql_pwd = _r(_ALNUM, 16, "mysql-pwd")
+    curl_su = _r(_ALNUM, 18, "curl-su")
+    curl_quoted = "two words " + _r(_ALNUM, 10, "curl-quoted")
+    return [
+        Sample("mysql-p", f"mysql -h db.internal -uroot -p{mysql} shop < dump.sql", mysql),
+        Sample(
+            "mysqldump-p-quoted", f"mysqldump -u backup -p'{dump}' --all-databases > all.sql", dump
+        ),
+        Sample("mariadb-p", f'mariadb-dump --user=root -p"{maria}" shop', maria),
+        Sample("sshpass-p", f"sshpass -p {sshpass} ssh deploy@10.0.0.5 uptime", sshpass),
+        Sample("sshpass-glued", f"sshpass -v -p{sshpass_glued} scp a.tgz host:", sshpass_glued),
+        Sample("redis-cli-a", f"redis-cli -h cache -p 6379 -a {redis} ping", redis),
+        Sample("pgpassword", f"PGPASSWORD={pg} psql -h db -U app", pg),
+        Sample(
+            "docker-env-password",
+            f"docker run -e POSTGRES_PASSWORD={pg_docker} postgres:16",
+            pg_docker,
+        ),
+        Sample("mysql-pwd-env", f"export MYSQL_PWD={mysql_pwd}", mysql_pwd),
+        Sample("curl-clustered-u", f"curl -su ci:{curl_su} https://ci.example.com/api", curl_su),
+        Sample("curl-u-quoted", f"curl -u 'ci:{curl_quoted}' https://x.example.com", curl_quoted),
+    ]
 
 
 SAMPLES: list[Sample] = _samples()
@@ -189,4 +296,32 @@ NEAR_MISSES: list[str] = [
     "https://example.com:8080/path@anchor",
     "see https://docs.example.com/tokens/overview",
     "ask-me later",
+    # command lines that prompt for the password, or name where it is
+    "mysql -p",
+    "mysql -u root -p shop",
+    "mysql -P 3306 -h db.internal -u app shop",
+    'mysql -u root -p"$MYSQL_PASSWORD" shop',
+    "mysql -u root -p${MYSQL_ROOT_PASSWORD} -e 'show databases'",
+    "mysqldump -p --all-databases > all.sql",
+    "mysql -p; ls -la",
+    "see mysql://db.internal:3306/shop",
+    "sshpass -f ~/.sshpass ssh -p 2222 deploy@host",
+    "sshpass -e ssh deploy@host",
+    "redis-cli -h cache ping && ls -a /tmp",
+    "redis-cli --askpass -h cache",
+    "curl -u admin https://ci.example.com",
+    "curl -sSL https://example.com/install.sh -o install.sh",
+    "PGPASSWORD=$PGPASS psql -h db",
+    "POSTGRES_PASSWORD_FILE=/run/secrets/pg",
+    # files and ids that look like credentials and are not
+    '{"auth": "oauth2", "auths": {}}',
+    '"auth": "required"',
+    "self._auth = auth",
+    "_auth = None",
+    "User name,Email,Team\nalice,alice@example.com,core",
+    "User name, password and email are required.",
+    "Access key ID,Created\nAKIA is the prefix,2024-01-01",
+    "src/app.py:123456:AAAbstractFactory = make()",
+    "https://discord.com/channels/123456789012345678/987654321098765432",
+    "AGE-SECRET-KEY-1 is how an age identity starts",
 ]

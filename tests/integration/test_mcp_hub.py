@@ -163,6 +163,25 @@ async def test_a_server_that_dies_at_start_fails_with_its_last_stderr_line(
     assert "fatal: EVERYTHING_TOKEN is not set" in log.read_text()
 
 
+async def test_the_servers_stderr_reaches_its_log_redacted_and_whole(
+    hubs: list[McpHub], mewcode_home: Path, ctx: ToolContext, tmp_path: Path
+) -> None:
+    token = "tok-only-this-server-knows-1234"  # known from the server's env, not by format
+    password = "Pg-s3cret-" + "9" * 8
+    said = tmp_path / "stderr.txt"
+    said.write_text(f"using {token}\nconnect postgres://app:{password}@db/app\nready\n")
+    spec = stdio_spec(MCP_TEST_STDERR_FILE=str(said), EVERYTHING_TOKEN=token)
+    hub = hub_for(mewcode_home, spec)
+    hubs.append(hub)
+    await hub.settle()
+    assert await call(hub, "echo", ctx, text="x") == ToolOutput("echo: x")  # logs it again
+    await hub.aclose()  # the server stops: what it wrote last is in the log
+    log = (mewcode_home / "logs" / "mcp-everything.log").read_text()
+    assert token not in log and password not in log
+    assert log.count("connect postgres://app:[REDACTED]@db/app\nready\n") == 2
+    assert log.count("using [REDACTED]\n") == 2
+
+
 async def test_a_crash_mid_session_is_an_error_then_the_next_call_restarts_it(
     hubs: list[McpHub], mewcode_home: Path, ctx: ToolContext
 ) -> None:

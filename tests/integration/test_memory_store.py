@@ -52,6 +52,19 @@ def test_the_file_is_wal_versioned_and_private(mewcode_home: Path, project: Path
     assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
 
 
+def test_a_secret_in_a_fact_is_stored_redacted(mewcode_home: Path, project: Path) -> None:
+    token = "gh" + "p_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    memory = memory_for(mewcode_home, project)
+    added = memory.remember(f"the CI token is {token}")
+    plain = memory.remember("the staging DB is on port 5433")
+    again = memory.remember(f"The CI token is {token}.")
+    assert added.redacted and not plain.redacted and again.id == added.id and again.redacted
+    assert [f.content for f in memory.listing()][-1] == "the CI token is [REDACTED]"
+    memory.close()
+    for path in mewcode_home.glob("memory.db*"):
+        assert token.encode() not in path.read_bytes(), path.name
+
+
 def test_a_duplicate_returns_the_existing_id_per_scope(mewcode_home: Path, project: Path) -> None:
     memory = memory_for(mewcode_home, project)
     first = memory.remember("The staging DB is on port 5433.")

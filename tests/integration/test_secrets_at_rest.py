@@ -1,7 +1,7 @@
 """No secret reaches MEWCODE_HOME in clear, and everything there is private (SPEC §23).
 
 End to end through `mewcode -p` against the fake LLM: the model reads a file of
-every credential kind, a command prints 60 KB of them (so the output spills
+every credential kind, a command prints 80 KB of them (so the output spills
 twice: the Bash capture and the context ledger), a background shell prints
 them to its log, a refused `curl -u` lands in the audit log, a thinking block
 and the final answer quote them. Then every byte under the home is checked,
@@ -24,6 +24,7 @@ from agent_core.config.paths import MewcodePaths
 from agent_core.messages import user_text
 from agent_core.session import load_session
 from agent_core.session.redact import REDACTED
+from tests.helpers.at_rest import SPILLING_LIMITS, secret_reading_steps, secrets_found, walk
 from tests.helpers.secret_samples import SAMPLES, SECRETS_FILE
 
 MEWCODE = [sys.executable, "-m", "mewcode_tui.cli"]
@@ -32,17 +33,6 @@ CURL_PW = next(s for s in SAMPLES if s.kind == "curl-u").secret
 CURL_TEXT = next(s for s in SAMPLES if s.kind == "curl-u").text
 THINKING_SECRET = next(s for s in SAMPLES if s.kind == "anthropic").secret
 PROMPT_SECRET = next(s for s in SAMPLES if s.kind == "password-assignment")
-
-
-def needles(values: list[str]) -> list[bytes]:
-    """Each secret as it could appear in a file: raw, JSON-escaped, and line by line."""
-    out: set[bytes] = set()
-    for value in values:
-        for part in [value, *value.splitlines()]:
-            if len(part) >= 8:
-                out.add(part.encode())
-                out.add(json.dumps(part)[1:-1].encode())
-    return sorted(out)
 
 
 def strings(value: object) -> list[str]:
@@ -56,24 +46,11 @@ def strings(value: object) -> list[str]:
     return []
 
 
-def walk(home: Path) -> tuple[list[Path], list[Path]]:
-    files, dirs = [], [home]
-    for root, dirnames, filenames in os.walk(home):
-        dirs += [Path(root, d) for d in dirnames]
-        files += [Path(root, f) for f in filenames]
-    return files, dirs
-
-
 def assert_private_and_clean(home: Path, secrets: list[str]) -> list[Path]:
     files, dirs = walk(home)
     loose = [f"{p} {oct(stat.S_IMODE(p.lstat().st_mode))}" for p in files + dirs if _loose(p)]
     assert not loose, loose
-    found = [
-        f"{path.relative_to(home)}: {n[:24]!r}"
-        for path in files
-        for n in needles(secrets)
-        if n in path.read_bytes()
-    ]
+    found = secrets_found(home, secrets)
     assert not found, found
     return files
 
@@ -96,8 +73,7 @@ def run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.Completed
 @pytest.fixture
 def env(fake_llm, mewcode_home: Path) -> dict[str, str]:
     settings = mewcode_home / "settings.yaml"
-    # Small limits so a 60 KB output spills in both layers.
-    settings.write_text("limits:\n  bash_output_chars: 20000\n  spill_bytes: 10000\n")
+    settings.write_text(SPILLING_LIMITS)
     settings.chmod(0o600)
     return {**os.environ, **fake_llm.env("anthropic"), "MEWCODE_HOME": str(mewcode_home)}
 
@@ -106,24 +82,9 @@ def test_no_secret_at_rest_after_a_turn_full_of_them(
     fake_llm, project: Path, mewcode_home: Path, env: dict[str, str]
 ) -> None:
     (project / "secrets.txt").write_text(SECRETS_FILE)
-    copies = " ".join(["secrets.txt"] * 8)  # 8 x 7.9 KB: over 60 KB
     fake_llm.script(
         [
-            {
-                "thinking": f"The user pasted {THINKING_SECRET}; read the file first.",
-                "signature": "sig-thinking-1",
-                "tool_calls": [{"id": "r1", "name": "Read", "input": {"file_path": "secrets.txt"}}],
-            },
-            {"tool_calls": [{"id": "b1", "name": "Bash", "input": {"command": f"cat {copies}"}}]},
-            {
-                "tool_calls": [
-                    {
-                        "id": "b2",
-                        "name": "Bash",
-                        "input": {"command": "cat secrets.txt", "run_in_background": True},
-                    }
-                ]
-            },
+            *secret_reading_steps(f"The user pasted {THINKING_SECRET}; read the file first."),
             {
                 "tool_calls": [
                     {
@@ -239,3 +200,33 @@ def test_loose_files_and_folders_are_tightened_when_next_written(paths: MewcodeP
     log.close()
     store.close()
     assert_private_and_clean(paths.home, [])
+
+
+def test_the_preload_log_is_redacted(tmp_path: Path) -> None:
+    """The preload server's records, warnings and tracebacks pass the redactor too."""
+    home = tmp_path / "home"
+    script = (
+        "import logging, sys, warnings\n"
+        "from pathlib import Path\n"
+        "from mewcode_tui.preload import server\n"
+        "server._log_to(Path(sys.argv[1]))\n"
+        "secret = sys.argv[2]\n"
+        "server.log.info('preload: request from %s', secret)\n"
+        "warnings.warn('deprecated: ' + secret)\n"
+        "try:\n"
+        "    raise RuntimeError('connect failed for ' + secret)\n"
+        "except RuntimeError:\n"
+        "    server.log.exception('preload: the server failed')\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script, str(home), CURL_TEXT],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONWARNINGS": "always"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    text = (home / "logs" / "preload.log").read_text()
+    assert "preload: request from curl -u admin:" in text and "RuntimeError" in text
+    assert "deprecated: curl -u admin:" in text
+    assert CURL_PW not in text

@@ -8,6 +8,10 @@ Streamable HTTP at ``http://127.0.0.1:PORT/mcp``. Environment knobs:
 - ``MCP_TEST_PID_FILE``: the server writes its pid there at start.
 - ``MCP_TEST_HIDE_FILE``: a file of tool names not to offer (a server that
   dropped a tool since the cache was written, same configuration).
+- ``MCP_TEST_STDERR_FILE``: a file the server prints to stderr at start, and
+  again whenever ``echo`` is called (a server that logs its configuration).
+- ``MCP_TEST_DESCRIPTION``: text added to ``echo``'s description (a server
+  that quotes a token in what it lists).
 """
 
 import base64
@@ -27,6 +31,7 @@ def _start_mode() -> None:
     pid_file = os.environ.get("MCP_TEST_PID_FILE")
     if pid_file:
         Path(pid_file).write_text(str(os.getpid()))
+    _log_stderr_file()
     mode = os.environ.get("MCP_TEST_MODE", "")
     if mode == "die":
         print("starting everything server", file=sys.stderr)
@@ -35,6 +40,13 @@ def _start_mode() -> None:
     if mode == "hang":
         while True:  # never reads stdin, never answers
             time.sleep(3600)
+
+
+def _log_stderr_file() -> None:
+    path = os.environ.get("MCP_TEST_STDERR_FILE")
+    if path:
+        sys.stderr.write(Path(path).read_text())
+        sys.stderr.flush()
 
 
 def build_server():  # type: ignore[no-untyped-def]
@@ -54,8 +66,11 @@ def build_server():  # type: ignore[no-untyped-def]
 
         return register
 
-    @tool(description="Echo the text back.", annotations=ToolAnnotations(read_only_hint=True))
+    echo_description = f"Echo the text back.{os.environ.get('MCP_TEST_DESCRIPTION', '')}"
+
+    @tool(description=echo_description, annotations=ToolAnnotations(read_only_hint=True))
     def echo(text: str) -> str:
+        _log_stderr_file()
         return f"echo: {text}"
 
     @tool(description="Write text to the file at path (a witness of the call's effect).")

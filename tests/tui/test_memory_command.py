@@ -56,6 +56,18 @@ async def test_memory_add_list_search_delete(make_app, project, paths):
         assert notices(screen)[-1].startswith("Usage: /memory [search TEXT")
 
 
+async def test_memory_add_says_when_a_secret_was_kept_out(make_app, project, paths):
+    app = make_app(FakeRuntime(project))
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await start(pilot, app)
+        await run(pilot, screen, "/memory add deploy with DB_PASSWORD=hunter2x9")
+        assert notices(screen)[-1] == (
+            "Remembered #1 (project). A secret in it was stored as [REDACTED]."
+        )
+        await run(pilot, screen, "/memory search deploy")
+        assert notices(screen)[-1].endswith("#1 [project] deploy with DB_PASSWORD=[REDACTED]")
+
+
 async def test_memory_with_a_corrupt_file_says_which_file(make_app, project, paths):
     db = paths.home / "memory.db"
     db.write_bytes(b"not a database\n" * 100)

@@ -176,8 +176,27 @@ def test_the_cache_is_per_spec_key_and_a_corrupt_file_is_ignored(tmp_path: Path)
     assert any("corrupt" in line for line in seen)
 
 
+def test_the_cache_keeps_what_a_server_listed_without_its_secrets(tmp_path: Path) -> None:
+    token = "gh" + "p_" + "Zy9Xw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa"
+    own = "tok-only-this-server-knows-1234"  # known from the server's env, not by format
+    tool = McpToolInfo(
+        name="deploy",
+        title=f"Deploy as {own}",
+        description=f"Calls the API with {token}.",
+        input_schema={"type": "object", "properties": {"t": {"default": token}}},
+    )
+    with_env = spec(env={"DEPLOY_TOKEN": own})
+    save_cached(tmp_path, with_env, CachedServer(tools=[tool]))
+    data = cache_path(tmp_path, with_env).read_text()
+    assert token not in data and own not in data
+    (kept,) = load_cached(tmp_path, with_env).tools  # type: ignore[union-attr]
+    assert kept.name == "deploy" and kept.description == "Calls the API with [REDACTED]."
+    assert kept.title == "Deploy as [REDACTED]"
+    assert kept.input_schema["properties"]["t"]["default"] == "[REDACTED]"
+
+
 def test_a_big_server_log_is_rotated_when_the_server_starts(tmp_path) -> None:
-    from agent_core.mcp.connection import LOG_ROTATE_BYTES, _rotate
+    from agent_core.mcp.stderr_log import LOG_ROTATE_BYTES, _rotate
 
     log = tmp_path / "mcp-x.log"
     log.write_text("small\n")
