@@ -88,8 +88,8 @@ def load_mcp_config(
 
 _TRUST_KEY = "trustReadOnlyHint"
 _PROJECT_TRUST = (
-    f"{_TRUST_KEY} is ignored here: only your own ~/.mewcode/mcp.json can trust a server's"
-    " read-only hints (its readOnlyHint tools still ask)"
+    f"{_TRUST_KEY} is ignored here: only your own ~/.mewcode/mcp.json or ~/.claude.json can"
+    " trust a server's read-only hints (its readOnlyHint tools still ask)"
 )
 
 
