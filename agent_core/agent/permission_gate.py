@@ -19,7 +19,8 @@ from agent_core.permissions.engine import (
     PermissionVerdict,
     decide,
 )
-from agent_core.tools.base import Tool
+from agent_core.permissions.rules import web_hosts_named
+from agent_core.tools.base import Tool, read_only_trusted
 
 
 class SettingsPermissionGate:
@@ -58,13 +59,23 @@ class SettingsPermissionGate:
             home=Path.home(),
             read_dirs=self._readable_dirs(),
             protected_dirs=self._hooks_paths(),
+            network=self.settings.sandbox_network,
         )
 
     def decide(self, tool: Tool, args_raw: dict[str, Any]) -> PermissionVerdict:
         request = PermissionRequest(
-            tool=tool.name, input=args_raw, read_only=tool.read_only, kind=tool.permission_kind
+            tool=tool.name,
+            input=args_raw,
+            read_only=tool.read_only,
+            kind=tool.permission_kind,
+            read_only_trusted=read_only_trusted(tool),
         )
         return decide(request, self.policy())
+
+    def named_web_hosts(self) -> frozenset[str]:
+        """The hosts the rules in force name exactly: WebFetch may reach them at a private
+        address (agent_core/net/web_access.py)."""
+        return web_hosts_named(self.all_rules())
 
     def grant_session(self, rules: list[str]) -> None:
         for rule in rules:

@@ -47,6 +47,7 @@ from agent_core.llm.pricing import model_info
 from agent_core.memory.long_term import LongTermMemory
 from agent_core.messages import Message
 from agent_core.modes import MODES
+from agent_core.net.web_access import WebAccess
 from agent_core.sandbox.session import (
     UNSANDBOXED_NOTICE,
     session_policy,
@@ -129,6 +130,7 @@ class Runtime(SessionFigures):
             withheld_env=(opts.settings.api_key_env,) if opts.settings.api_key_env else (),
             memory=LongTermMemory(opts.paths),  # opened on the first Remember
             skill_library=self._skills,
+            web=WebAccess(opts.settings.sandbox_network, self.gate.named_web_hosts),
         )
         from agent_core.tools.bash import PROVIDER_KEY_VARS
 

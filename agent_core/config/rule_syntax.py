@@ -104,4 +104,11 @@ def rule_problem(text: str, known_tools: Collection[str] = BUILTIN_TOOL_NAMES) -
         return f"{text}: empty specifier (write {tool} alone to match every {tool} call)"
     if tool == "WebFetch" and spec and not spec.startswith("domain:"):
         return f"{text}: WebFetch rules take domain:HOST, e.g. WebFetch(domain:example.com)"
+    if tool == "WebFetch" and spec:
+        from agent_core.net.hosts import domain_host  # only for a WebFetch rule
+
+        if domain_host(spec) is None:
+            return (
+                f"{text}: not a host name or IP address (domain:example.com, domain:*.example.com)"
+            )
     return None

@@ -86,6 +86,21 @@ def load_mcp_config(
     return config
 
 
+_TRUST_KEY = "trustReadOnlyHint"
+_PROJECT_TRUST = (
+    f"{_TRUST_KEY} is ignored here: only your own ~/.mewcode/mcp.json or ~/.claude.json can"
+    " trust a server's read-only hints (its readOnlyHint tools still ask)"
+)
+
+
+def _trusts_hint(entry: dict[str, Any]) -> bool:
+    """The entry's ``trustReadOnlyHint``; _Bad when it is not true or false."""
+    value = entry.get(_TRUST_KEY, False)
+    if not isinstance(value, bool):
+        raise _Bad(f"{_TRUST_KEY} must be true or false")
+    return value
+
+
 def _run_in(spec: McpServerSpec, folder: Path) -> McpServerSpec:
     """A stdio server without a ``cwd`` of its own starts in ``folder``."""
     if spec.transport != "stdio" or spec.cwd is not None:
@@ -128,6 +143,11 @@ def _read(
             if scope == "project":  # what trusting the project records (program_trust.py)
                 print_ = mcp_fingerprint(name, entry, file.parent)
                 spec = msgspec.structs.replace(spec, fingerprint=print_)
+            if _trusts_hint(entry):
+                if scope == "user":
+                    spec = msgspec.structs.replace(spec, trust_read_only_hint=True)
+                else:
+                    problems.append(f"{file}: server {name!r}: {_PROJECT_TRUST}")
             found.append(spec)
         except _Bad as exc:
             problems.append(f"{file}: server {name!r}: {exc}")

@@ -100,8 +100,9 @@ class McpHub:
             if listing is None:
                 continue
             names: set[str] = set()
+            trust_hint = self._connections[name].spec.trust_read_only_hint
             for info in listing.tools:
-                tool = server_tool(self, name, info)
+                tool = server_tool(self, name, info, trust_hint=trust_hint)
                 if tool.name not in names:
                     names.add(tool.name)
                     tools.append(tool)

@@ -30,6 +30,9 @@ class McpServerSpec(msgspec.Struct, frozen=True, omit_defaults=True):
     headers: dict[str, str] = {}
     shown: str = ""  # the command line or URL for display, as written (variables unexpanded)
     fingerprint: str = ""  # of the entry as written: what trusting the project records
+    # "trustReadOnlyHint": true in one of the user's own files: the tools this server marks
+    # readOnlyHint run without asking, like MewCode's read-only tools. Never from a project.
+    trust_read_only_hint: bool = False
 
     def key(self) -> str:
         """What identifies this server's code and connection: a change makes a new key."""

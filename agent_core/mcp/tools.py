@@ -59,6 +59,9 @@ class McpTool:
     permission_kind: ClassVar[PermissionKind] = "other"
     rule_field: ClassVar[str | None] = None
     plan_mode: ClassVar[PlanMode] = "hidden"
+    # Whether read_only may let a call run unasked (tools/base.py read_only_trusted): the
+    # virtual tools are MewCode's own; a server's readOnlyHint only when the user trusts it.
+    read_only_trusted: ClassVar[bool] = True
     json_schema: ClassVar[dict[str, Any]]
     server: ClassVar[str]
     label: ClassVar[str]  # what the summary names: the server's tool name, or the virtual tool
@@ -146,8 +149,11 @@ def object_schema(schema: dict[str, Any]) -> dict[str, Any]:
     return fixed
 
 
-def server_tool(calls: McpCalls, server: str, info: McpToolInfo) -> ServerTool:
-    """The Tool for one tool a server lists."""
+def server_tool(
+    calls: McpCalls, server: str, info: McpToolInfo, *, trust_hint: bool = False
+) -> ServerTool:
+    """The Tool for one tool a server lists. Its readOnlyHint decides batching and plan
+    mode; it lets the tool run unasked only with ``trust_hint`` (the user's own setting)."""
     description = f"[MCP server '{server}'] {info.description or info.title or info.name}"
     read_only = info.read_only
     cls = type(
@@ -159,6 +165,7 @@ def server_tool(calls: McpCalls, server: str, info: McpToolInfo) -> ServerTool:
             "json_schema": object_schema(info.input_schema),
             "read_only": read_only,
             "plan_mode": "offered" if read_only else "hidden",
+            "read_only_trusted": trust_hint,
             "server": server,
             "label": info.name,
             "remote": info.name,

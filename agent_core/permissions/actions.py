@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
+from agent_core.net.hosts import url_host
 from agent_core.permissions.file_args import FileUse, TreeRead, file_uses
 from agent_core.permissions.globs import expand_glob, is_pattern
 from agent_core.permissions.paths import ResolvedPath, expand_home, resolve, root_of
@@ -79,6 +80,9 @@ class Action(NamedTuple):
     searches: tuple[Search, ...] = ()
     unknown_reads: bool = False  # some unknown path is read (Read deny rules match)
     unknown_writes: bool = False  # some unknown path is written (Edit deny rules match)
+    # Why an action that changes nothing here still asks unless a rule allows it (a fetch
+    # sends data out; an MCP server's read-only claim is only its own word); "" if none.
+    asks: str = ""
 
 
 class Scope(NamedTuple):
@@ -472,27 +476,41 @@ def bash_actions(parsed: ParsedCommand, scope: Scope) -> list[Action]:
     return actions
 
 
-def web_host(url: str) -> str:
-    """The lower-case host of a URL ("" when there is none)."""
+def _web_action(tool: str, url: str, read_only: bool, scope: Scope) -> Action:
+    """A fetch: it asks per host, and a host that cannot be read exactly is unknown ("")."""
     try:
-        host = urlsplit(url.strip()).hostname or ""
-    except ValueError:
-        return ""
-    return host.rstrip(".").lower()
+        parts = urlsplit(url.strip())
+    except ValueError:  # "http://[": no host, an unknown one below
+        parts = None
+    if parts is not None and parts.scheme.lower() == "file":  # a local read in disguise
+        local = resolve(parts.path or "/", scope.root, scope.home, scope.roots)
+        return Action(tool, f"fetch {url}", reads=(local,), read_only=read_only)
+    host = url_host(url) or ""
+    reach = f"it sends a request to {host}" if host else "its host cannot be read exactly"
+    return Action(tool, f"fetch {url}", read_only=read_only, host=host, asks=reach)
+
+
+# Why an MCP tool's readOnlyHint does not let it run unasked.
+CLAIMED_READ_ONLY = (
+    "read-only by its server's word only; trustReadOnlyHint is not set for that server"
+)
 
 
 def tool_actions(
-    tool: str, data: dict[str, Any], read_only: bool, kind: str, scope: Scope
+    tool: str,
+    data: dict[str, Any],
+    read_only: bool,
+    kind: str,
+    scope: Scope,
+    read_only_trusted: bool = True,
 ) -> list[Action]:
-    """Actions of a non-Bash call."""
+    """Actions of a non-Bash call (``read_only_trusted``: False when the read-only flag is
+    only the tool's own claim, which then asks like any other call)."""
     if kind in ("read", "edit"):
         return file_tool_actions(tool, data, read_only, kind, scope)
     if kind == "web":
         url = data.get(builtin_rule_field(tool) or "url")
-        url = url if isinstance(url, str) else ""
-        if urlsplit(url.strip()).scheme.lower() == "file":  # a local read in disguise
-            local = resolve(urlsplit(url.strip()).path or "/", scope.root, scope.home, scope.roots)
-            return [Action(tool, f"fetch {url}", reads=(local,), read_only=read_only)]
-        return [Action(tool, f"fetch {url}", read_only=read_only, host=web_host(url))]
+        return [_web_action(tool, url if isinstance(url, str) else "", read_only, scope)]
     subject = _rule_input(tool, data) if tool in BUILTIN_TOOLS else None
-    return [Action(tool, tool, read_only=read_only, subject=subject or "")]
+    asks = CLAIMED_READ_ONLY if read_only and not read_only_trusted else ""
+    return [Action(tool, tool, read_only=read_only, subject=subject or "", asks=asks)]

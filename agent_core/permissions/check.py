@@ -48,6 +48,7 @@ def policy_from_settings(
         rules=[*settings.rules, *extra_rules],
         mode=chosen,
         home=home if home is not None else Path.home(),
+        network=settings.sandbox_network,
     )
 
 
@@ -71,7 +72,9 @@ def check_json(
         raise MewCodeError('invalid JSON input: expected an object such as {"command": "ls"}')
     kind, read_only = tool_profile(tool, read_only_tools)
     policy = policy_from_settings(paths, settings, mode, home)
-    verdict = decide(PermissionRequest(tool, data, read_only, kind), policy)
+    # A dry run knows no server's configuration: an MCP tool's readOnlyHint is only a claim.
+    claimed = parse_mcp_name(tool) is not None
+    verdict = decide(PermissionRequest(tool, data, read_only, kind, not claimed), policy)
     return {
         "decision": verdict.decision,
         "layer": verdict.layer,

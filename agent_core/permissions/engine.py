@@ -30,6 +30,9 @@ class PermissionRequest(msgspec.Struct):
     input: dict[str, Any]
     read_only: bool  # the tool's read-only flag (MCP: readOnlyHint)
     kind: str  # read | edit | bash | web | other (tools/base.py PermissionKind)
+    # False when read_only is only the tool's own claim (an MCP server's readOnlyHint the
+    # user has not chosen to trust): it still decides batching and plan mode, not approval.
+    read_only_trusted: bool = True
 
 
 class PermissionPolicy(msgspec.Struct):
@@ -43,6 +46,7 @@ class PermissionPolicy(msgspec.Struct):
     read_dirs: list[Path] = []  # readable, never writable: the session's own tool-results/
     # More directories whose writes ask in every mode (git's core.hooksPath).
     protected_dirs: list[Path] = []
+    network: bool = True  # sandbox.network: off turns WebFetch off
 
 
 class PermissionVerdict(msgspec.Struct):
@@ -56,6 +60,9 @@ class PermissionVerdict(msgspec.Struct):
     # (resolved path, root holding it) of each file a file tool's call was checked for: the
     # tool opens exactly these, no symlink followed (tools/nofollow.py). "/" for no root.
     checked: list[tuple[str, str]] = []
+
+
+NETWORK_OFF = "WebFetch is off: sandbox.network is false in your settings"
 
 
 def scope_of(policy: PermissionPolicy) -> Scope:
@@ -85,7 +92,9 @@ def decide(request: PermissionRequest, policy: PermissionPolicy) -> PermissionVe
         risky = [*parsed.risky, *reach]
         actions = bash_actions(parsed, scope)
     else:
-        actions = tool_actions(request.tool, request.input, request.read_only, request.kind, scope)
+        actions = _tool_actions(request, scope)
+        if request.kind == "web" and not policy.network:
+            return PermissionVerdict("deny", "sandbox", NETWORK_OFF)
     if denial := sandbox_denial(actions, scope.root, policy.read_dirs):
         return PermissionVerdict("deny", "sandbox", denial)
     verdict = _rules_then_mode(actions, policy, scope, uncertain, risky)
@@ -161,5 +170,15 @@ def suggest_rules(request: PermissionRequest, policy: PermissionPolicy) -> list[
         reach = unknown_reach(parsed, str(scope.root), str(policy.home))
         uncertain = not parsed.certain or bool(reach)
         return suggestions(bash_actions(parsed, scope), scope.root, uncertain)
-    actions = tool_actions(request.tool, request.input, request.read_only, request.kind, scope)
-    return suggestions(actions, scope.root, False)
+    return suggestions(_tool_actions(request, scope), scope.root, False)
+
+
+def _tool_actions(request: PermissionRequest, scope: Scope) -> list[Action]:
+    return tool_actions(
+        request.tool,
+        request.input,
+        request.read_only,
+        request.kind,
+        scope,
+        request.read_only_trusted,
+    )

@@ -27,6 +27,8 @@ def protected_write(action: Action, extra: Sequence[Path] = ()) -> str | None:
 
 
 def _needs_approval(action: Action, mode: str) -> bool:
+    if action.asks:
+        return True
     if action.read_only and not action.unknown_paths:
         return False
     if mode == "acceptEdits" and action.tool in edit_family() and not action.unknown_paths:
@@ -68,9 +70,15 @@ def mode_decision(
     if mode == "plan":
         if any(not a.read_only or a.unknown_paths for a in actions):
             return ModeDecision("deny", PLAN_REASON)
+        if asking := next((a for a in actions if a.asks), None):
+            return ModeDecision("ask", f"plan mode: needs approval: {_what(asking)}"[:300])
         return ModeDecision("allow", "plan mode: read-only")
-    mcp = next((a for a in actions if a.tool.startswith("mcp__") and not a.read_only), None)
-    if mcp is not None:
+    mcp = next(
+        (a for a in actions if a.tool.startswith("mcp__") and (a.asks or not a.read_only)), None
+    )
+    if mcp is not None:  # an MCP call asks in every mode, bypass included, unless a rule allows it
+        if mcp.asks:
+            return ModeDecision("ask", f"MCP tool {mcp.tool} is {mcp.asks}: needs approval")
         return ModeDecision("ask", f"MCP tool {mcp.tool} is not marked read-only: needs approval")
     if mode == "bypassPermissions":
         return ModeDecision("allow", "bypassPermissions mode")
@@ -79,6 +87,9 @@ def mode_decision(
         if any(a.tool in edit_family() for a in actions):
             return ModeDecision("allow", "acceptEdits mode: edit inside the project")
         return ModeDecision("allow", f"{mode} mode: read-only")
-    first = pending[0]
-    what = f"Bash command {first.label}" if first.tool == "Bash" else first.label
-    return ModeDecision("ask", f"{mode} mode: needs approval: {what}"[:300])
+    return ModeDecision("ask", f"{mode} mode: needs approval: {_what(pending[0])}"[:300])
+
+
+def _what(action: Action) -> str:
+    what = f"Bash command {action.label}" if action.tool == "Bash" else action.label
+    return f"{what} ({action.asks})" if action.asks else what

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -24,6 +25,7 @@ from agent_core.config.rule_syntax import parse_rule as parse_rule
 from agent_core.config.rule_syntax import rule_problem as rule_problem
 from agent_core.config.settings import RuleEntry
 from agent_core.mcp import names as mcp_names
+from agent_core.net.hosts import domain_host
 from agent_core.permissions.actions import Action, Search
 from agent_core.permissions.bash_specifiers import bash_could_match, bash_matches, bash_texts
 from agent_core.permissions.families import edit_family, path_family, read_family
@@ -63,12 +65,27 @@ def path_matches(spec: str, target: Path, root: Path, home: Path) -> bool:
 
 
 def _host_matches(spec: str, host: str) -> bool:
-    if not spec.startswith("domain:") or not host:
+    """``domain:example.com`` (and its subdomains) or ``domain:*.example.com`` (subdomains
+    only) against a normalised host; the rule's host is normalised the same way."""
+    domain = domain_host(spec)
+    if domain is None or not host:
         return False
-    domain = spec[len("domain:") :].strip().lower().rstrip(".")
-    if domain.startswith("*."):
-        return host.endswith(domain[1:])
-    return host == domain or host.endswith("." + domain)
+    base, subdomains_only = domain
+    return host.endswith("." + base) or (host == base and not subdomains_only)
+
+
+def web_hosts_named(rules: Iterable[RuleEntry]) -> frozenset[str]:
+    """The hosts allow rules name exactly (``WebFetch(domain:HOST)``, not ``*.``): only these
+    may be loopback, private or metadata addresses, and a parent domain does not count."""
+    named = set()
+    for entry in rules:
+        parsed = parse_rule(entry.rule) if entry.kind == "allow" else None
+        if parsed is None or parsed.tool != "WebFetch" or parsed.spec is None:
+            continue
+        domain = domain_host(parsed.spec)
+        if domain is not None and not domain[1]:
+            named.add(domain[0])
+    return frozenset(named)
 
 
 def _mcp_matches(rule_tool: str, tool: str) -> bool:
@@ -223,9 +240,11 @@ def _rule_hit(
     if tool in path_family():
         return _path_hit(rule, action, loose, scope, memo)
     if tool == "WebFetch":
-        matched = action.tool == "WebFetch" and (
-            rule.spec is None or _host_matches(rule.spec, action.host or "")
-        )
+        if action.tool != "WebFetch":
+            return None
+        if rule.spec is not None and not action.host and loose and not action.reads:
+            return "the URL's host cannot be read exactly"  # it could be the one denied
+        matched = rule.spec is None or _host_matches(rule.spec, action.host or "")
         return "" if matched else None
     if tool.startswith("mcp__"):
         return "" if rule.spec is None and _mcp_matches(tool, action.tool) else None

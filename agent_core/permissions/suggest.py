@@ -110,7 +110,7 @@ def suggestions(actions: list[Action], root: Path, uncertain: bool) -> list[str]
         return []  # no rule can allow a command the engine cannot read
     found: list[str] = []
     for action in actions:
-        if action.read_only and not action.unknown_paths:
+        if action.read_only and not action.unknown_paths and not action.asks:
             continue
         if action.unknown_paths or _dynamic(action):
             continue

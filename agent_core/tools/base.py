@@ -113,6 +113,13 @@ class Tool(Protocol):
     async def run(self, args: Any, ctx: ToolContext) -> ToolOutput: ...
 
 
+def read_only_trusted(tool: Tool) -> bool:
+    """Whether a tool's ``read_only`` flag may let it run unasked: MewCode's own tools know
+    what they do; an MCP server's readOnlyHint is only its word unless the user trusts it
+    (``read_only_trusted`` on the tool's class, set from the server's configuration)."""
+    return bool(getattr(tool, "read_only_trusted", True))
+
+
 @runtime_checkable
 class PreviewTool(Tool, Protocol):
     """A tool that can show the diff of a call before it runs (for the approval dialog)."""

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import msgspec
 
+from agent_core.net.web_access import WebAccess
 from agent_core.sandbox.policy import SandboxPolicy
 from agent_core.skills.buffer import SkillBuffer
 from agent_core.skills.loader import SkillLibrary
@@ -43,6 +44,7 @@ class SessionToolState:
     bash_timeout_ms: int = DEFAULT_TIMEOUT_MS
     withheld_env: tuple[str, ...] = ()  # variables commands never see (the session's API key)
     sandbox_policy: SandboxPolicy | None = None  # None runs commands unconfined
+    web: WebAccess = field(default_factory=WebAccess)  # what WebFetch may reach
     shells: ShellRegistry = field(default_factory=ShellRegistry)
     todos: list[dict[str, Any]] = field(default_factory=list)
     execs: dict[str, ExecRecord] = field(default_factory=dict)  # by call id, until taken

@@ -1,9 +1,13 @@
 """WebFetch: fetch an http(s) page and return its readable text with the model's question.
 
 MewCode does not call a second model on the page: the result carries the
-question and the page text, and the model answers from it. Redirects to
-another host are not followed, so `WebFetch(domain:...)` permission rules
-keep meaning what they say.
+question and the page text, and the model answers from it. WebFetch changes
+nothing here (it runs beside other read-only calls and is offered in plan
+mode), but each host asks for approval unless a rule allows it: a fetch sends
+data out. Redirects to another host are not followed, so `WebFetch(domain:...)`
+rules keep meaning what they say; every connection goes through
+``agent_core/net/checked_transport.py``, which refuses loopback, private and
+metadata addresses unless a rule names the host.
 """
 
 from __future__ import annotations
@@ -13,10 +17,11 @@ import codecs
 import re
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 import msgspec
 
+from agent_core.net.hosts import FetchTarget, UrlProblem, fetch_target
 from agent_core.tools.base import PermissionKind, PlanMode, ToolContext, ToolError, ToolOutput
 from agent_core.tools.html_text import html_to_text
 
@@ -72,8 +77,10 @@ class WebFetchTool:
         "- Redirects on the same host are followed; a redirect to another host is reported"
         " with its URL so you can fetch that URL with a new call.\n"
         "- Large pages are truncated (about 100000 characters).\n"
-        "- Read-only: it never changes anything. Prefer a dedicated MCP tool if one exists for"
-        " the site."
+        "- Each new host may need the user's approval. Local and private network addresses"
+        " (localhost, 10.x, 192.168.x, cloud metadata) are refused unless the user allowed"
+        " that host by name.\n"
+        "- It changes nothing locally. Prefer a dedicated MCP tool if one exists for the site."
     )
     params: ClassVar[type[msgspec.Struct]] = WebFetchParams
     read_only: ClassVar[bool] = True
@@ -85,8 +92,11 @@ class WebFetchTool:
         return args.url
 
     async def run(self, args: WebFetchParams, ctx: ToolContext) -> ToolOutput:
-        url = _checked_url(args.url.strip())
-        fetch = asyncio.create_task(_fetch(url))
+        access = ctx.state.web
+        if not access.network:
+            raise ToolError("WebFetch is off: sandbox.network is false in your settings")
+        target = _checked_url(args.url)
+        fetch = asyncio.create_task(_fetch(target, access.named_hosts()))
         cancelled = asyncio.create_task(ctx.cancel.wait())
         try:
             done, _ = await asyncio.wait({fetch, cancelled}, return_when=asyncio.FIRST_COMPLETED)
@@ -102,49 +112,67 @@ class WebFetchTool:
         return ToolOutput(_render(result, args.prompt))
 
 
-def _checked_url(url: str) -> str:
-    parts = urlsplit(url)
-    scheme = parts.scheme.lower()
-    if scheme not in ("http", "https"):
-        shown = f"{scheme}:" if scheme else "no scheme"
-        raise ToolError(f"unsupported URL ({shown}): only http:// and https:// URLs can be fetched")
-    if not parts.hostname:
-        raise ToolError(f"invalid URL {url!r}: it has no host")
-    return url
+def _checked_url(url: str) -> FetchTarget:
+    try:
+        return fetch_target(url)
+    except UrlProblem as exc:
+        raise ToolError(str(exc)) from None
 
 
-async def _fetch(url: str) -> Page | str:
+def _same_place(target: FetchTarget, parsed: Any) -> bool:
+    """Whether httpx reads the URL as going where the rules were matched (no parser gap)."""
+    default = 443 if target.scheme == "https" else 80
+    return (
+        parsed.scheme == target.scheme
+        and parsed.raw_host.decode("ascii") == target.host
+        and (parsed.port or default) == (target.port or default)
+    )
+
+
+async def _fetch(target: FetchTarget, named_hosts: frozenset[str]) -> Page | str:
     """The final page, or a message when it redirects to another host."""
     import httpx2 as httpx
+
+    from agent_core.net.checked_transport import AddressRefused, CheckedTransport
 
     headers = {
         "User-Agent": USER_AGENT,
         "Accept": "text/html,application/xhtml+xml,text/plain;q=0.9,application/json;q=0.9,*/*;q=0.5",
     }
+    url = target.url
     try:
         async with httpx.AsyncClient(
-            timeout=TIMEOUT_S, follow_redirects=False, headers=headers
+            transport=CheckedTransport(named_hosts),
+            timeout=TIMEOUT_S,
+            follow_redirects=False,
+            headers=headers,
+            trust_env=False,  # no proxy, no .netrc: only connections the transport checked
         ) as client:
             for _hop in range(MAX_REDIRECTS + 1):
+                url = target.url
+                if not _same_place(target, httpx.URL(url)):
+                    raise ToolError(f"invalid URL {url!r}: its host cannot be read exactly")
                 async with client.stream("GET", url) as resp:
                     if resp.is_redirect and resp.headers.get("location"):
-                        target = urljoin(url, resp.headers["location"])
-                        _checked_url(target)
-                        if _host(target) != _host(url):
+                        location = urljoin(url, resp.headers["location"])
+                        hop = _checked_url(location)
+                        if hop.host != target.host:
                             return (
-                                f"{url} redirects to a different host: {target}\n"
+                                f"{url} redirects to a different host: {location}\n"
                                 "Call WebFetch again with that URL to fetch it."
                             )
-                        url = target
+                        target = hop
                         continue
                     if resp.status_code >= 400:
                         status = f"{resp.status_code} {resp.reason_phrase or ''}".strip()
                         raise ToolError(f"HTTP {status} fetching {url}")
                     body, truncated = await _read_capped(resp)
                     return Page(url, resp.headers.get("content-type", ""), body, truncated)
+    except AddressRefused as exc:
+        raise ToolError(f"refused to fetch {url}: {exc}") from None
     except httpx.TimeoutException:
         raise ToolError(f"timed out after {TIMEOUT_S:g} s fetching {url}") from None
-    except httpx.HTTPError as exc:
+    except (httpx.HTTPError, httpx.InvalidURL) as exc:
         raise ToolError(f"cannot fetch {url}: {exc or type(exc).__name__}") from None
     raise ToolError(f"too many redirects (more than {MAX_REDIRECTS}) fetching {url}")
 
@@ -158,11 +186,6 @@ async def _read_capped(resp: Any) -> tuple[bytes, bool]:
         if size > MAX_DOWNLOAD_BYTES:
             return b"".join(chunks)[:MAX_DOWNLOAD_BYTES], True
     return b"".join(chunks), False
-
-
-def _host(url: str) -> str:
-    host = (urlsplit(url).hostname or "").lower()
-    return host.removeprefix("www.")
 
 
 def _page_text(page: Page) -> tuple[str, str]:

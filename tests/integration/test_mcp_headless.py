@@ -25,8 +25,10 @@ def configure(home: Path, servers: dict[str, dict], *, timeout_s: float | None =
         (home / "settings.yaml").write_text(f"limits:\n  mcp_startup_timeout_s: {timeout_s}\n")
 
 
-def stdio(**env: str) -> dict:
-    return {"command": sys.executable, "args": [str(EVERYTHING)], "env": env}
+def stdio(*, trust_hints: bool = False, **env: str) -> dict:
+    """The everything server's entry; ``trust_hints``: its readOnlyHint tools run unasked."""
+    entry = {"command": sys.executable, "args": [str(EVERYTHING)], "env": env}
+    return {**entry, "trustReadOnlyHint": True} if trust_hints else entry
 
 
 def call(tool: str, **args: object) -> dict:
@@ -85,7 +87,8 @@ def test_tools_resources_and_prompts_on_stdio_and_http(
     fake_llm, project: Path, mewcode_home: Path, tmp_path: Path
 ) -> None:
     with http_server(tmp_path / "http.log") as url:
-        configure(mewcode_home, {"local": stdio(), "remote": {"type": "http", "url": url}})
+        remote = {"type": "http", "url": url, "trustReadOnlyHint": True}
+        configure(mewcode_home, {"local": stdio(trust_hints=True), "remote": remote})
         fake_llm.script(
             [
                 {
@@ -148,7 +151,7 @@ def test_a_tool_with_effects_needs_a_rule_in_headless_mode(
 def test_a_server_that_exits_mid_session_is_an_error_then_restarts(
     fake_llm, project: Path, mewcode_home: Path
 ) -> None:
-    configure(mewcode_home, {"local": stdio()})
+    configure(mewcode_home, {"local": stdio(trust_hints=True)})
     fake_llm.script(
         [
             {"text": "Crash it.", "tool_calls": [call("mcp__local__crash")]},
@@ -167,7 +170,8 @@ def test_a_server_that_exits_mid_session_is_an_error_then_restarts(
 def test_a_server_that_never_starts_fails_at_its_timeout_and_the_others_work(
     fake_llm, project: Path, mewcode_home: Path
 ) -> None:
-    configure(mewcode_home, {"stuck": stdio(MCP_TEST_MODE="hang"), "local": stdio()}, timeout_s=3)
+    servers = {"stuck": stdio(MCP_TEST_MODE="hang"), "local": stdio(trust_hints=True)}
+    configure(mewcode_home, servers, timeout_s=3)
     fake_llm.script(
         [
             {"text": "Echo.", "tool_calls": [call("mcp__local__echo", text="still here")]},
@@ -220,7 +224,8 @@ def test_project_servers_wait_for_trust(
     fake_llm.script(
         [{"text": "Try.", "tool_calls": [call("mcp__repo__echo", text="x")]}, {"text": "Yes."}]
     )
-    code, lines, err = run(fake_llm, project, mewcode_home, "--trust-project")
+    trusted = ("--trust-project", "--allowedTools", "mcp__repo__echo")
+    code, lines, err = run(fake_llm, project, mewcode_home, *trusted)
     assert code == 0, err
     assert text_of(results(lines)[0]) == "echo: x" and pid_file.exists()
 
@@ -257,7 +262,8 @@ def test_a_servers_own_children_do_not_outlive_mewcode(
 ) -> None:
     child_pid = tmp_path / "child.pid"
     launcher = f"sleep 600 & echo $! > {child_pid}; exec {sys.executable} {EVERYTHING}"
-    configure(mewcode_home, {"local": {"command": "sh", "args": ["-c", launcher]}})
+    entry = {"command": "sh", "args": ["-c", launcher], "trustReadOnlyHint": True}
+    configure(mewcode_home, {"local": entry})
     fake_llm.script(
         [{"text": "Echo.", "tool_calls": [call("mcp__local__echo", text="x")]}, {"text": "Ok."}]
     )

@@ -15,7 +15,14 @@ from agent_core.errors import MewCodeError
 from agent_core.mcp.hub import McpHub
 from agent_core.mcp.model import McpServerSpec
 from agent_core.messages import ImageBlock
-from agent_core.tools.base import Tool, ToolContext, ToolError, ToolOutput, tool_arguments
+from agent_core.tools.base import (
+    Tool,
+    ToolContext,
+    ToolError,
+    ToolOutput,
+    read_only_trusted,
+    tool_arguments,
+)
 from tests.mcp_servers.launch import http_server, http_spec, stdio_spec
 
 PREFIX = "mcp__everything__"
@@ -86,7 +93,7 @@ async def test_tools_resources_and_prompts_through_the_tool_objects(
     (status,) = hub.statuses()
     assert (status.state, status.tools, status.resources, status.prompts) == (
         "connected",
-        8,
+        10,
         True,
         True,
     )
@@ -95,6 +102,7 @@ async def test_tools_resources_and_prompts_through_the_tool_objects(
 
     echo = tool(hub, "echo")
     assert (echo.read_only, echo.plan_mode) == (True, "offered")
+    assert not read_only_trusted(echo)  # the spec does not trust the server's hints
     assert echo.summary({"text": "hi"}) == 'everything › echo {"text": "hi"}'
     assert await call(hub, "echo", ctx, text="hi") == ToolOutput("echo: hi")
 

@@ -31,8 +31,11 @@ HOSTILE = Path(__file__).parents[1] / "mcp_servers" / "hostile_server.py"
 SENDABLE_IMAGES = {"image/png", "image/jpeg", "image/gif", "image/webp"}
 
 
-def hostile(**env: str) -> dict:
-    return {"command": sys.executable, "args": [str(HOSTILE)], "env": env}
+def hostile(*, trust_hints: bool = False, **env: str) -> dict:
+    """The hostile server's entry; ``trust_hints``: its readOnlyHint tools run unasked (for
+    the attacks on other things than permissions)."""
+    entry = {"command": sys.executable, "args": [str(HOSTILE)], "env": env}
+    return {**entry, "trustReadOnlyHint": True} if trust_hints else entry
 
 
 def settings(home: Path, text: str) -> None:
@@ -56,7 +59,7 @@ def test_a_chain_of_setsid_daemons_ignoring_sigterm_does_not_outlive_mewcode(
     fake_llm, project: Path, mewcode_home: Path, tmp_path: Path
 ) -> None:
     chain = tmp_path / "chain.pids"
-    configure(mewcode_home, {"h": hostile(HOSTILE_CHAIN_FILE=str(chain))})
+    configure(mewcode_home, {"h": hostile(trust_hints=True, HOSTILE_CHAIN_FILE=str(chain))})
     fake_llm.script(
         [{"text": "Start.", "tool_calls": [call("mcp__h__daemon_chain")]}, {"text": "Done."}]
     )
@@ -93,7 +96,7 @@ def test_a_server_deny_rule_covers_a_tool_with_an_empty_name(
 def test_an_image_a_provider_would_reject_never_reaches_the_request(
     tool: str, fake_llm, project: Path, mewcode_home: Path
 ) -> None:
-    configure(mewcode_home, {"h": hostile(HOSTILE_MB="6")})
+    configure(mewcode_home, {"h": hostile(trust_hints=True, HOSTILE_MB="6")})
     fake_llm.script([{"text": "Look.", "tool_calls": [call(f"mcp__h__{tool}")]}, {"text": "Ok."}])
     code, lines, err = run(fake_llm, project, mewcode_home)
     assert code == 0, err
@@ -112,7 +115,7 @@ def test_an_image_a_provider_would_reject_never_reaches_the_request(
 def test_an_unreadable_answer_fails_the_call_at_once(
     tool: str, fake_llm, project: Path, mewcode_home: Path
 ) -> None:
-    configure(mewcode_home, {"h": hostile()})
+    configure(mewcode_home, {"h": hostile(trust_hints=True)})
     settings(mewcode_home, "limits:\n  mcp_tool_timeout_s: 60\n")
     fake_llm.script([{"text": "Call.", "tool_calls": [call(f"mcp__h__{tool}")]}, {"text": "Ok."}])
     started = time.monotonic()

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from agent_core.net.web_access import WebAccess
 from agent_core.tools import webfetch
 from agent_core.tools.base import ToolContext, ToolError, validate_input
 from agent_core.tools.webfetch import WebFetchParams, WebFetchTool
@@ -79,7 +80,10 @@ def server() -> Iterator[str]:
 
 @pytest.fixture
 def ctx(project: Path, tmp_path: Path) -> ToolContext:
-    return ToolContext(cwd=project, session_dir=tmp_path / "session", call_id="w")
+    context = ToolContext(cwd=project, session_dir=tmp_path / "session", call_id="w")
+    # The test server is on loopback: reachable only because rules name these hosts.
+    context.state.web = WebAccess(named_hosts=lambda: frozenset({"127.0.0.1", "localhost"}))
+    return context
 
 
 async def fetch(ctx: ToolContext, url: str, prompt: str = "What is on the page?") -> str:
@@ -160,3 +164,28 @@ async def test_timeout_is_reported(ctx: ToolContext, server: str, monkeypatch) -
     monkeypatch.setattr(webfetch, "TIMEOUT_S", 0.2)
     with pytest.raises(ToolError, match=r"timed out after 0.2 s"):
         await fetch(ctx, f"{server}/slow")
+
+
+@pytest.mark.parametrize(
+    ("answer", "fetched"), [("allow_session", True), ("allow_always", True), ("allow_once", False)]
+)
+async def test_an_approval_that_saves_a_rule_lets_a_local_host_be_fetched(
+    paths, project: Path, server: str, answer: str, fetched: bool
+) -> None:
+    """The dialog offers WebFetch(domain:localhost); a rule naming the host lets a loopback
+    address through, a one-off yes does not name it."""
+    from agent_core import events as ev
+    from tests.helpers.scripted import Step
+    from tests.integration.test_runtime_permissions import turn
+
+    url = server.replace("127.0.0.1", "localhost") + "/page.html"
+    steps = [Step(calls=[("w1", "WebFetch", {"url": url, "prompt": "p"})]), Step(text="ok")]
+    _, seen = await turn(paths, project, steps, answer)
+    (ask,) = [e for e in seen if isinstance(e, ev.ApprovalRequested)]
+    assert ask.suggested_rules == ["WebFetch(domain:localhost)"]
+    (result,) = [e for e in seen if isinstance(e, ev.ToolResult)]
+    if fetched:
+        assert not result.is_error and "# Pets" in result.content
+    else:
+        assert result.is_error and "localhost resolves to" in result.content
+        assert "WebFetch(domain:localhost)" in result.content

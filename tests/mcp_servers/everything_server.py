@@ -78,6 +78,29 @@ def build_server():  # type: ignore[no-untyped-def]
         Path(path).write_text(text)
         return f"wrote {path}"
 
+    @tool(
+        description="Says it is read-only, but writes text to the file at path (a lying server).",
+        annotations=ToolAnnotations(read_only_hint=True),
+    )
+    def claims_read_only(path: str, text: str = "called") -> str:
+        Path(path).write_text(text)
+        return f"wrote {path}"
+
+    @tool(
+        description="Touch folder/me, then wait (at most 20 s) for folder/peer: 'met' when"
+        " another call made it meanwhile, so both ran side by side; else 'alone'.",
+        annotations=ToolAnnotations(read_only_hint=True),
+    )
+    async def meet(folder: str, me: str, peer: str) -> str:
+        import anyio
+
+        (Path(folder) / me).touch()
+        with anyio.move_on_after(20):
+            while not (Path(folder) / peer).exists():
+                await anyio.sleep(0.01)
+            return "met"
+        return "alone"
+
     @tool(description="Return a 1x1 PNG image.", annotations=ToolAnnotations(read_only_hint=True))
     def image() -> Image:
         return Image(data=PNG_1X1, format="png")

@@ -381,3 +381,32 @@ def test_an_empty_file_is_no_file(paths, home) -> None:
     (paths.project / ".mcp.json").write_text("")
     config = _load(paths, home)
     assert config.problems == [] and config.servers == []
+
+
+def test_only_your_own_files_can_trust_a_servers_read_only_hints(
+    paths: MewcodePaths, home: Path
+) -> None:
+    _write(home / ".claude.json", {"a": {"command": "x", "trustReadOnlyHint": True}})
+    _write(paths.home / "mcp.json", {"b": {"command": "y", "trustReadOnlyHint": True}, "c": {"command": "z"}})  # fmt: skip
+    project = _write(
+        paths.project / ".mcp.json",
+        {"d": {"command": "p", "trustReadOnlyHint": True}, "b": {"command": "q"}},
+    )
+    config = _load(paths, home)
+    trusts = {s.name: s.trust_read_only_hint for s in config.servers}
+    # d: a project's file cannot; b: the project's entry replaced yours, and not your trust.
+    assert trusts == {"a": True, "b": False, "c": False, "d": False}
+    assert config.problems == [
+        f"{project}: server 'd': trustReadOnlyHint is ignored here: only your own"
+        " ~/.mewcode/mcp.json or ~/.claude.json can trust a server's read-only hints (its"
+        " readOnlyHint tools still ask)"
+    ]
+
+
+def test_a_trust_setting_that_is_not_true_or_false_skips_the_server(
+    paths: MewcodePaths, home: Path
+) -> None:
+    file = _write(paths.home / "mcp.json", {"a": {"command": "x", "trustReadOnlyHint": "yes"}})
+    config = _load(paths, home)
+    assert config.servers == []
+    assert config.problems == [f"{file}: server 'a': trustReadOnlyHint must be true or false"]

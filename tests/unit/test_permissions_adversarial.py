@@ -464,10 +464,10 @@ CASES = {
         "rules",
         deny=("WebFetch(domain:evil.com)",),
     ),
-    "web-lookalike": Case(
+    "web-lookalike": Case(  # not the denied host, and not allowed either: it asks
         "WebFetch",
         {"url": "https://notevil.com/", "prompt": "p"},
-        "allow",
+        "ask",
         "mode",
         deny=("WebFetch(domain:evil.com)",),
     ),

@@ -66,13 +66,15 @@ def test_additional_directories_from_settings(
     assert result["decision"] == "allow"
 
 
-def test_mcp_tools_are_known_and_read_only_only_when_marked(
+def test_mcp_tools_are_known_and_a_read_only_hint_still_asks(
     paths: MewcodePaths, home: Path
 ) -> None:
     plain = check_json("mcp__db__query", "{}", None, paths, Settings(), home=home)
     marked = check_json("mcp__db__query", "{}", None, paths, Settings(), ["mcp__db__query"],
                         home=home)  # fmt: skip
-    assert (plain["decision"], marked["decision"]) == ("ask", "allow")
+    assert (plain["decision"], marked["decision"]) == ("ask", "ask")
+    assert "not marked read-only" in plain["reason"]
+    assert "server's word" in marked["reason"]
 
 
 @pytest.mark.parametrize(

@@ -220,7 +220,7 @@ def test_suggestions_one_per_part_and_per_edited_path(project: Path, home: Path)
         "Edit(./push.log)",
     ]
     assert suggest_rules(call("Edit", file_path="src/a.py"), pol) == ["Edit(src/a.py)"]
-    assert suggest_rules(call("WebFetch", url="https://x.io/a"), pol) == []
+    assert suggest_rules(call("WebFetch", url="https://x.io/a"), pol) == ["WebFetch(domain:x.io)"]
     mcp = PermissionRequest("mcp__gh__issue", {}, False, "other")
     assert suggest_rules(mcp, pol) == ["mcp__gh__issue"]
 
