@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
-from agent_core.permissions.file_args import FileUse, TreeRead, file_uses
 from agent_core.permissions.globs import expand_glob, is_pattern
 from agent_core.permissions.paths import ResolvedPath, expand_home, resolve, root_of
-from agent_core.permissions.readonly import is_read_only
-from agent_core.permissions.shell_model import ParsedCommand, SimpleCommand
-from agent_core.permissions.shell_wrappers import Word, basename
+from agent_core.permissions.shell.file_args import FileUse, TreeRead, file_uses
+from agent_core.permissions.shell.model import ParsedCommand, SimpleCommand
+from agent_core.permissions.shell.readonly import is_read_only
+from agent_core.permissions.shell.wrappers import Word, basename
 from agent_core.permissions.tree_walk import TreeTooLarge, walk_tree
 from agent_core.tool_table import BUILTIN_TOOLS
 from agent_core.tools.builtin import builtin_rule_field

@@ -9,8 +9,8 @@ from typing import NamedTuple
 
 import msgspec
 
-from agent_core.permissions.shell_model import ParsedCommand, SimpleCommand
-from agent_core.permissions.shell_wrappers import (
+from agent_core.permissions.shell.model import ParsedCommand, SimpleCommand
+from agent_core.permissions.shell.wrappers import (
     SHELLS,
     Word,
     basename,

@@ -19,7 +19,7 @@ from agent_core.permissions.modes import mode_decision, protected_write
 from agent_core.permissions.paths import protected_name, sandbox_roots
 from agent_core.permissions.rules import RuleScope, first_match
 from agent_core.permissions.sandbox import sandbox_denial
-from agent_core.permissions.shell import parse_command
+from agent_core.permissions.shell.parse import parse_command
 from agent_core.permissions.suggest import suggestions
 
 

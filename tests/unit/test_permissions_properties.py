@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from agent_core.config.settings import RuleEntry
 from agent_core.permissions import PermissionPolicy, PermissionRequest, decide
-from agent_core.permissions.readonly import READ_ONLY_PROGRAMS
+from agent_core.permissions.shell.readonly import READ_ONLY_PROGRAMS
 
 MODES = ["default", "acceptEdits", "plan", "bypassPermissions"]
 _RESERVED = {"if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case",

@@ -9,7 +9,7 @@ import pytest
 
 from agent_core.config.settings import RuleEntry
 from agent_core.permissions import PermissionPolicy, PermissionRequest, decide
-from agent_core.permissions.file_args import awk_program, sed_script
+from agent_core.permissions.shell.file_args import awk_program, sed_script
 
 
 @pytest.fixture

@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from agent_core.permissions.shell_env import command_texts, var_kind
-from agent_core.permissions.shell_launchers import Findings, launch
-from agent_core.permissions.shell_model import (
+from agent_core.permissions.shell.env import command_texts, var_kind
+from agent_core.permissions.shell.launchers import Findings, launch
+from agent_core.permissions.shell.model import (
     Assignment,
     Doubt,
     Nested,
@@ -23,7 +23,7 @@ from agent_core.permissions.shell_model import (
     XargsUse,
     unknown,
 )
-from agent_core.permissions.shell_programs import (
+from agent_core.permissions.shell.names import (
     DESTRUCTIVE,
     SHELLS,
     basename,

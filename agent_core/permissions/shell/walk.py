@@ -5,13 +5,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent_core.permissions.shell_context import ParseContext, ParseState, known_in, sink_of, wrote
-from agent_core.permissions.shell_emit import emit
-from agent_core.permissions.shell_model import Redirect
-from agent_core.permissions.shell_substitutions import param_doubts, substitutions_in
-from agent_core.permissions.shell_text import HEREDOC_MARK
-from agent_core.permissions.shell_words import expand_word, tilde_value
-from agent_core.permissions.shell_wrappers import Assignment, Word
+from agent_core.permissions.shell.context import ParseContext, ParseState, known_in, sink_of, wrote
+from agent_core.permissions.shell.emit import emit
+from agent_core.permissions.shell.model import Redirect
+from agent_core.permissions.shell.substitutions import param_doubts, substitutions_in
+from agent_core.permissions.shell.text import HEREDOC_MARK
+from agent_core.permissions.shell.words import expand_word, tilde_value
+from agent_core.permissions.shell.wrappers import Assignment, Word
 
 MAX_LOOP_VALUES = 8  # a for loop over more literal words is walked once, its variable unknown
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from agent_core.permissions.shell_lexer import ARITH_MARK, closing_paren, closing_quote
+from agent_core.permissions.shell.lexer import ARITH_MARK, closing_paren, closing_quote
 
 
 class Expansion(NamedTuple):

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from agent_core.permissions.shell import parse_text
-from agent_core.permissions.shell_context import (
+from agent_core.permissions.shell.context import (
     DOWNLOADERS,
     ParseContext,
     ParseState,
@@ -11,7 +10,7 @@ from agent_core.permissions.shell_context import (
     file_key,
     sink_of,
 )
-from agent_core.permissions.shell_flow import (
+from agent_core.permissions.shell.flow import (
     builtin_effect,
     cron_commands,
     literal_output,
@@ -19,15 +18,16 @@ from agent_core.permissions.shell_flow import (
     program_from_stdin,
     shell_escapes,
 )
-from agent_core.permissions.shell_input import (
+from agent_core.permissions.shell.input import (
     interpreter_doubts,
     rule_view,
     script_argument,
     script_word,
     xargs_argvs,
 )
-from agent_core.permissions.shell_model import Doubt, SimpleCommand
-from agent_core.permissions.shell_wrappers import (
+from agent_core.permissions.shell.model import Doubt, SimpleCommand
+from agent_core.permissions.shell.parse import parse_text
+from agent_core.permissions.shell.wrappers import (
     SHELLS,
     Assignment,
     Nested,

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agent_core.permissions.shell import MAX_DEPTH, parse_text
-from agent_core.permissions.shell_context import ParseContext, ParseState, sink_of
-from agent_core.permissions.shell_expansions import arithmetic_names, expansions, param_kind
-from agent_core.permissions.shell_lexer import ARITH_MARK
-from agent_core.permissions.shell_model import SimpleCommand
+from agent_core.permissions.shell.context import ParseContext, ParseState, sink_of
+from agent_core.permissions.shell.expansions import arithmetic_names, expansions, param_kind
+from agent_core.permissions.shell.lexer import ARITH_MARK
+from agent_core.permissions.shell.model import SimpleCommand
+from agent_core.permissions.shell.parse import MAX_DEPTH, parse_text
 
 SUBSCRIPT_CODE = re.compile(r"\[[^\]\n]{0,200}?(\$\(|`|\$\{)")
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from agent_core.permissions.file_args.model import FileUse
-from agent_core.permissions.file_args.spec import fs
-from agent_core.permissions.shell_wrappers import Word
+from agent_core.permissions.shell.file_args.model import FileUse
+from agent_core.permissions.shell.file_args.spec import fs
+from agent_core.permissions.shell.wrappers import Word
 
 _JQ_VALUES = fs("--indent", "-L", "--library-path")
 _JQ_TWO_VALUES = fs("--arg", "--argjson", "--rawfile", "--slurpfile")

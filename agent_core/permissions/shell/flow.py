@@ -13,8 +13,8 @@ import posixpath
 import re
 from typing import Literal, NamedTuple
 
-from agent_core.permissions.shell_text import decode_escapes
-from agent_core.permissions.shell_wrappers import (
+from agent_core.permissions.shell.text import decode_escapes
+from agent_core.permissions.shell.wrappers import (
     SHELLS,
     Assignment,
     Doubt,

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from agent_core.permissions.file_args.model import FileUse, TreeRead
-from agent_core.permissions.file_args.spec import fs, long_option
-from agent_core.permissions.git_config_keys import runs_code as git_config_runs_code
-from agent_core.permissions.shell_wrappers import Word
+from agent_core.permissions.shell.file_args.model import FileUse, TreeRead
+from agent_core.permissions.shell.file_args.spec import fs, long_option
+from agent_core.permissions.shell.git_config_keys import runs_code as git_config_runs_code
+from agent_core.permissions.shell.wrappers import Word
 
 # Global options that take a value (git -C dir, -c key=value...).
 GIT_GLOBAL_VALUES = fs("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path",

@@ -8,9 +8,9 @@ the sandbox layer.
 
 from __future__ import annotations
 
-from agent_core.permissions.file_args import file_uses, long_option, split_git
-from agent_core.permissions.shell_model import SimpleCommand
-from agent_core.permissions.shell_wrappers import Word
+from agent_core.permissions.shell.file_args import file_uses, long_option, split_git
+from agent_core.permissions.shell.model import SimpleCommand
+from agent_core.permissions.shell.wrappers import Word
 
 READ_ONLY_PROGRAMS = frozenset({
     "ls", "cat", "head", "tail", "wc", "grep", "rg", "find", "stat", "diff", "pwd", "echo",

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from agent_core.permissions.file_args.model import FileUse
-from agent_core.permissions.file_args.spec import ArgSpec, fs
-from agent_core.permissions.shell_wrappers import Word
+from agent_core.permissions.shell.file_args.model import FileUse
+from agent_core.permissions.shell.file_args.spec import ArgSpec, fs
+from agent_core.permissions.shell.wrappers import Word
 
 _CHECKSUMS = ArgSpec(list_flags=fs("-c", "--check"))
 _READER = ArgSpec()

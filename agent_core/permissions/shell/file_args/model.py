@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from agent_core.permissions.shell_wrappers import Word
+from agent_core.permissions.shell.wrappers import Word
 
 
 class TreeRead(NamedTuple):

@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from agent_core.permissions.file_args.model import FileUse, TreeRead
-from agent_core.permissions.shell_wrappers import Word
+from agent_core.permissions.shell.file_args.model import FileUse, TreeRead
+from agent_core.permissions.shell.wrappers import Word
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from agent_core.permissions.file_args.model import FileUse, TreeRead
-from agent_core.permissions.file_args.spec import fs
-from agent_core.permissions.shell_wrappers import Word
+from agent_core.permissions.shell.file_args.model import FileUse, TreeRead
+from agent_core.permissions.shell.file_args.spec import fs
+from agent_core.permissions.shell.wrappers import Word
 
 _REMOTE = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*://|(?:[^/:@]+@)?([^/:]+):)")
 

@@ -10,19 +10,28 @@ system()``, ``rg --pre``).
 
 from __future__ import annotations
 
-from agent_core.permissions.file_args.archives import tar_uses, unzip_uses, zip_uses
-from agent_core.permissions.file_args.awk import AwkProgram, awk_program, awk_uses
-from agent_core.permissions.file_args.copiers import copier_uses
-from agent_core.permissions.file_args.coreutils import COREUTILS, cd_uses, dd_uses
-from agent_core.permissions.file_args.git import GIT_GLOBAL_VALUES, GitCall, git_uses, split_git
-from agent_core.permissions.file_args.interpreters import INTERPRETERS, PYTHON, interpreter_uses
-from agent_core.permissions.file_args.jq import jq_uses
-from agent_core.permissions.file_args.model import FileUse, TreeRead
-from agent_core.permissions.file_args.search import SEARCH_SPECS, find_uses
-from agent_core.permissions.file_args.sed import SedScript, sed_script, sed_uses
-from agent_core.permissions.file_args.spec import ArgSpec, generic_uses, long_option
-from agent_core.permissions.shell_model import SimpleCommand
-from agent_core.permissions.shell_wrappers import Word
+from agent_core.permissions.shell.file_args.archives import tar_uses, unzip_uses, zip_uses
+from agent_core.permissions.shell.file_args.awk import AwkProgram, awk_program, awk_uses
+from agent_core.permissions.shell.file_args.copiers import copier_uses
+from agent_core.permissions.shell.file_args.coreutils import COREUTILS, cd_uses, dd_uses
+from agent_core.permissions.shell.file_args.git import (
+    GIT_GLOBAL_VALUES,
+    GitCall,
+    git_uses,
+    split_git,
+)
+from agent_core.permissions.shell.file_args.interpreters import (
+    INTERPRETERS,
+    PYTHON,
+    interpreter_uses,
+)
+from agent_core.permissions.shell.file_args.jq import jq_uses
+from agent_core.permissions.shell.file_args.model import FileUse, TreeRead
+from agent_core.permissions.shell.file_args.search import SEARCH_SPECS, find_uses
+from agent_core.permissions.shell.file_args.sed import SedScript, sed_script, sed_uses
+from agent_core.permissions.shell.file_args.spec import ArgSpec, generic_uses, long_option
+from agent_core.permissions.shell.model import SimpleCommand
+from agent_core.permissions.shell.wrappers import Word
 
 __all__ = [
     "GIT_GLOBAL_VALUES",

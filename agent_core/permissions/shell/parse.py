@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from agent_core.permissions.shell_context import ParseContext, ParseState
-from agent_core.permissions.shell_lexer import closing_paren, join_continuations
-from agent_core.permissions.shell_model import ParsedCommand, Redirect, SimpleCommand
-from agent_core.permissions.shell_text import hidden_character, prepare_heredocs, substitutions
+from agent_core.permissions.shell.context import ParseContext, ParseState
+from agent_core.permissions.shell.lexer import closing_paren, join_continuations
+from agent_core.permissions.shell.model import ParsedCommand, Redirect, SimpleCommand
+from agent_core.permissions.shell.text import hidden_character, prepare_heredocs, substitutions
 
 __all__ = ["ParsedCommand", "Redirect", "SimpleCommand", "parse_command"]
 
@@ -31,7 +31,7 @@ def parse_command(command: str) -> ParsedCommand:
         state.doubt(f"the command contains a hidden character ({bad})")
     if len(command) > MAX_LENGTH:
         state.doubt("the command is too long to check", risky=True)
-        from agent_core.permissions.shell_fallback import fallback  # local: it recurses here
+        from agent_core.permissions.shell.fallback import fallback  # local: it recurses here
 
         fallback(command, state, ParseContext(), 0)
     else:
@@ -47,9 +47,9 @@ def parse_command(command: str) -> ParsedCommand:
 def parse_text(text: str, state: ParseState, ctx: ParseContext, depth: int) -> None:
     """Walk ``text`` into ``state``: every nested text comes back through here."""
     # local: these modules recurse back into parse_text
-    from agent_core.permissions.shell_fallback import fallback
-    from agent_core.permissions.shell_substitutions import SUBSCRIPT_CODE, arithmetic, as_commands
-    from agent_core.permissions.shell_walk import count_markers, walk
+    from agent_core.permissions.shell.fallback import fallback
+    from agent_core.permissions.shell.substitutions import SUBSCRIPT_CODE, arithmetic, as_commands
+    from agent_core.permissions.shell.walk import count_markers, walk
 
     state.texts.append(text)
     if depth > MAX_DEPTH:

@@ -12,10 +12,10 @@ import re
 import shlex
 from typing import NamedTuple
 
-from agent_core.permissions.shell_expansions import Expansion, expansions
-from agent_core.permissions.shell_lexer import ARITH_MARK
-from agent_core.permissions.shell_text import unquote
-from agent_core.permissions.shell_wrappers import Word
+from agent_core.permissions.shell.expansions import Expansion, expansions
+from agent_core.permissions.shell.lexer import ARITH_MARK
+from agent_core.permissions.shell.text import unquote
+from agent_core.permissions.shell.wrappers import Word
 
 _BRACE_LIST = re.compile(r"^([^{}'\"\\$`]*)\{([^{}'\"\\$`]*,[^{}'\"\\$`]*)\}([^{}'\"\\$`]*)$")
 _PLAIN_VALUE = re.compile(r"^[A-Za-z0-9_./:@%+=,*?\[\]-]+$")

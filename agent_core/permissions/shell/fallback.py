@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from agent_core.permissions.shell import parse_text
-from agent_core.permissions.shell_context import ParseContext, ParseState, sink_of
-from agent_core.permissions.shell_emit import emit
-from agent_core.permissions.shell_model import Redirect
-from agent_core.permissions.shell_substitutions import param_doubts
-from agent_core.permissions.shell_text import fallback_tokens, substitutions
-from agent_core.permissions.shell_wrappers import Assignment, Word
+from agent_core.permissions.shell.context import ParseContext, ParseState, sink_of
+from agent_core.permissions.shell.emit import emit
+from agent_core.permissions.shell.model import Redirect
+from agent_core.permissions.shell.parse import parse_text
+from agent_core.permissions.shell.substitutions import param_doubts
+from agent_core.permissions.shell.text import fallback_tokens, substitutions
+from agent_core.permissions.shell.wrappers import Assignment, Word
 
 _SEPARATOR_CHARS = frozenset(";&|()\n")
 _KEYWORDS = frozenset({

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 import shlex
 
-from agent_core.permissions.shell_model import Doubt, Word
-from agent_core.permissions.shell_programs import SHELLS, is_interpreter
-from agent_core.permissions.shell_wrappers import Unwrapped
+from agent_core.permissions.shell.model import Doubt, Word
+from agent_core.permissions.shell.names import SHELLS, is_interpreter
+from agent_core.permissions.shell.wrappers import Unwrapped
 
 MAX_ITEMS = 8  # literal xargs input with more lines than this is treated as unknown
 # Programs whose every option only reads: input piped into `xargs grep` cannot make it write.

@@ -6,9 +6,9 @@ import posixpath
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from agent_core.permissions.shell_model import Redirect, SimpleCommand
-from agent_core.permissions.shell_text import HereDoc
-from agent_core.permissions.shell_words import Known, tilde_value
+from agent_core.permissions.shell.model import Redirect, SimpleCommand
+from agent_core.permissions.shell.text import HereDoc
+from agent_core.permissions.shell.words import Known, tilde_value
 
 DOWNLOADERS = frozenset({"curl", "wget", "fetch", "xh", "aria2c", "http", "https"})
 

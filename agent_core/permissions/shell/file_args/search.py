@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from agent_core.permissions.file_args.model import FileUse, TreeRead
-from agent_core.permissions.file_args.spec import ArgSpec, fs
-from agent_core.permissions.shell_wrappers import Word
+from agent_core.permissions.shell.file_args.model import FileUse, TreeRead
+from agent_core.permissions.shell.file_args.spec import ArgSpec, fs
+from agent_core.permissions.shell.wrappers import Word
 
 _PATTERN_GIVEN = fs("-e", "-f", "--regexp", "--file", "--files")
 

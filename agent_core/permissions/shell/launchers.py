@@ -10,9 +10,9 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass, field
 
-from agent_core.permissions.git_config_keys import GIT_COMMAND_KEY
-from agent_core.permissions.shell_model import Doubt, Nested, Word, XargsUse
-from agent_core.permissions.shell_programs import FOREIGN_SHELLS, SHELLS
+from agent_core.permissions.shell.git_config_keys import GIT_COMMAND_KEY
+from agent_core.permissions.shell.model import Doubt, Nested, Word, XargsUse
+from agent_core.permissions.shell.names import FOREIGN_SHELLS, SHELLS
 
 
 def _fs(*names: str) -> frozenset[str]:
