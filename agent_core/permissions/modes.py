@@ -81,4 +81,5 @@ def mode_decision(
         return ModeDecision("allow", f"{mode} mode: read-only")
     first = pending[0]
     what = f"Bash command {first.label}" if first.tool == "Bash" else first.label
-    return ModeDecision("ask", f"{mode} mode: needs approval: {what}"[:300])
+    why = f" ({first.why})" if first.why and not first.why.startswith(first.label) else ""
+    return ModeDecision("ask", f"{mode} mode: needs approval: {what}{why}"[:300])

@@ -93,7 +93,13 @@ def emit(
             if shown:
                 rule_words = [shown.get(id(w), w) for w in rule_words]
             command = SimpleCommand(
-                tuple(one), tuple(rule_words), ctx.cwd, ctx.upstream, tuple(spliced), text
+                tuple(one),
+                tuple(rule_words),
+                ctx.cwd,
+                ctx.upstream,
+                tuple(spliced),
+                text,
+                tuple(found.wrapped),
             )
             (state.indirect if ctx.indirect else state.commands).append(command)
         names.insert(0, argv[0].text)

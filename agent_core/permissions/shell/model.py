@@ -63,6 +63,7 @@ class SimpleCommand(msgspec.Struct, frozen=True):
     upstream: tuple[str, ...] = ()  # programs piped into this one
     substituted: tuple[str, ...] = ()  # programs whose output is spliced into its words
     text: str = ""
+    wrapped: tuple[Word, ...] = ()  # transparent wrappers stripped before words (timeout 5)
 
     @property
     def name(self) -> str:

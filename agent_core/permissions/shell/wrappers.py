@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from agent_core.permissions.shell.env import command_texts, var_kind
+from agent_core.permissions.shell.gnu import long_option
 from agent_core.permissions.shell.launchers import Findings, launch
 from agent_core.permissions.shell.model import (
     Assignment,
@@ -259,6 +260,67 @@ class Unwrapped(NamedTuple):
     keeps_outer: bool  # False when the command is only a literal `bash -c`/`eval` envelope
     xargs: XargsUse | None = None  # set when xargs builds argv from its input
     stdin_shell: bool = False  # a launcher with no command starts a shell reading stdin
+    wrapped: list[Word] = []  # the transparent wrappers stripped before rule_words
+
+
+# GNU env's options (env --help, coreutils 9.1): those that take a value, short and long.
+_ENV_SHORT_VALUES = "uCSa"
+_ENV_LONG = {
+    "--ignore-environment": "", "--null": "", "--unset": "value", "--chdir": "value",
+    "--split-string": "value", "--block-signal": "optional", "--default-signal": "optional",
+    "--ignore-signal": "optional", "--list-signal-handling": "", "--debug": "", "--argv0": "value",
+}  # fmt: skip
+
+
+def _env_split(value: Word, rest: list[Word], state: Findings) -> None:
+    """``env -S STRING ARGS``: the string is split into a command line, ARGS appended."""
+    state.nested_texts.append(
+        Nested(
+            " ".join([value.text, *(w.text for w in rest)]),
+            value.dynamic or any(w.dynamic for w in rest),
+        )
+    )
+    state.doubt("env -S splits a string into a command", value.dynamic)
+
+
+def _env_option(args: list[Word], i: int, state: Findings) -> tuple[int, bool] | None:
+    """Read the option at ``args[i]``: (next index, transparent), or None after -S."""
+    word = args[i]
+    text = word.text
+    if text.startswith("--"):
+        name, eq, attached = text.partition("=")
+        option = long_option(name, _ENV_LONG)
+        if option is None:
+            state.doubt(f"env option {name} is not known", True)
+            return i + 1, False
+        value: Word | None = None
+        step = 1
+        if eq:
+            value = Word(attached, word.dynamic)
+        elif _ENV_LONG[option] == "value":
+            value = args[i + 1] if i + 1 < len(args) else None
+            step = 2
+        if option == "--split-string":
+            if value is not None:
+                _env_split(value, args[i + step :], state)
+            return None
+        return i + step, option in ("--unset", "--ignore-environment", "--null", "--debug")
+    for pos, char in enumerate(text[1:]):
+        if char in _ENV_SHORT_VALUES:
+            attached = text[pos + 2 :]
+            value = Word(attached, word.dynamic) if attached else None
+            step = 1 if attached else 2
+            if value is None:
+                value = args[i + 1] if i + 1 < len(args) else None
+            if char == "S":
+                if value is not None:
+                    _env_split(value, args[i + step :], state)
+                return None
+            return i + step, char == "u"
+        if char not in "i0v":
+            state.doubt(f"env option -{char} is not known", True)
+            return i + 1, False
+    return i + 1, True
 
 
 def _strip_env(args: list[Word], state: Findings) -> tuple[list[Word], bool]:
@@ -270,26 +332,15 @@ def _strip_env(args: list[Word], state: Findings) -> tuple[list[Word], bool]:
         if word.dynamic and not re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", text):
             state.doubt(f"env with a computed argument: {text}", True)
             return args[i:], False
-        if text in ("-S", "--split-string") or text.startswith(("-S", "--split-string=")):
-            value = text.split("=", 1)[1] if "=" in text else text[2:]
-            dynamic = word.dynamic
-            if not value and i + 1 < len(args):
-                i += 1
-                value, dynamic = args[i].text, args[i].dynamic
-            state.nested_texts.append(
-                Nested(
-                    " ".join([value, *(w.text for w in args[i + 1 :])]),
-                    dynamic or any(w.dynamic for w in args[i + 1 :]),
-                )
-            )
-            state.doubt("env -S splits a string into a command", dynamic)
-            return [], False
-        if text in ("-u", "-C", "-P", "--unset", "--chdir"):
-            transparent = transparent and text in ("-u", "--unset")
-            i += 2
-        elif text.startswith("-") and text != "-":
-            transparent = transparent and not text.startswith(("-C", "--chdir", "-P"))
+        if text == "--":
             i += 1
+            break
+        if text.startswith("-") and text != "-":
+            step = _env_option(args, i, state)
+            if step is None:
+                return [], False
+            i, plain = step
+            transparent = transparent and plain
         elif text == "-":
             i += 1
         elif re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", text):
@@ -302,6 +353,8 @@ def _strip_env(args: list[Word], state: Findings) -> tuple[list[Word], bool]:
             i += 1
         else:
             break
+    while i < len(args) and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", args[i].text):
+        i += 1  # assignments after `--`
     return args[i:], transparent
 
 
@@ -415,6 +468,7 @@ def unwrap(assignments: list[Assignment], words: list[Word]) -> Unwrapped:
     ]
     view = list(words)
     frozen: list[Word] | None = rule_prefix + view if rule_prefix else None
+    wrapped: list[Word] = []
     for _ in range(32):
         if not view or unknown(view[0]):
             break
@@ -426,6 +480,8 @@ def unwrap(assignments: list[Assignment], words: list[Word]) -> Unwrapped:
             break  # a wrapper given no command is the command (`nohup`, `sudo -s`)
         if not transparent and frozen is None:
             frozen = view
+        if frozen is None:
+            wrapped += view[: len(view) - len(rest)]
         view = rest
     rule_words = frozen if frozen is not None else view
     keeps_outer = True
@@ -458,4 +514,5 @@ def unwrap(assignments: list[Assignment], words: list[Word]) -> Unwrapped:
         keeps_outer,
         state.xargs,
         state.stdin_shell,
+        wrapped,
     )

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from agent_core.permissions.shell.file_args.model import FileUse, TreeRead
-from agent_core.permissions.shell.file_args.spec import fs, long_option
-from agent_core.permissions.shell.wrappers import Word
+from agent_core.permissions.shell.gnu import fs, long_option
+from agent_core.permissions.shell.model import Word
 
 _TAR_VALUE_LETTERS = "fbCgKLNTVXIFH"
 _TAR_CODE = fs("--to-command", "--use-compress-program", "--checkpoint-action",

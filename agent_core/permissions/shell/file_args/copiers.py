@@ -6,8 +6,8 @@ import re
 from typing import NamedTuple
 
 from agent_core.permissions.shell.file_args.model import FileUse, TreeRead
-from agent_core.permissions.shell.file_args.spec import fs
-from agent_core.permissions.shell.wrappers import Word
+from agent_core.permissions.shell.gnu import fs
+from agent_core.permissions.shell.model import Word
 
 _REMOTE = re.compile(r"^(?:[A-Za-z][A-Za-z0-9+.-]*://|(?:[^/:@]+@)?([^/:]+):)")
 

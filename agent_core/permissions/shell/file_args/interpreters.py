@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from agent_core.permissions.shell.file_args.model import FileUse
-from agent_core.permissions.shell.file_args.spec import fs
-from agent_core.permissions.shell.wrappers import Word
+from agent_core.permissions.shell.gnu import fs
+from agent_core.permissions.shell.model import Word
 
 PYTHON = re.compile(r"python[\d.]*|pypy[\d.]*")
 INTERPRETERS = frozenset({"node", "nodejs", "ruby", "perl", "php", "bash", "sh", "zsh",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from agent_core.permissions.shell.wrappers import Word
+from agent_core.permissions.shell.model import Word
 
 
 class TreeRead(NamedTuple):
@@ -32,6 +32,7 @@ class FileUse:
     # git: the whole history's contents, unless an existing path among maybe_paths limits it
     whole_repo: TreeRead | None = None
     pathspecs: list[Word] = field(default_factory=list)  # git: read unless outside the repo
+    outside_reads: bool = False  # git diff: a maybe_path outside the repo is read (--no-index)
     unknown_reads: bool = False  # reads paths the text does not name
     unknown_writes: bool = False  # writes paths the text does not name
     runs_code: bool = False  # an option or script makes it run or write something else

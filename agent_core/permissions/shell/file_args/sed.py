@@ -1,13 +1,9 @@
-"""sed: the files a sed script reads and writes (r, w, s///w) and the code it runs (e)."""
+"""sed scripts: the files a script reads and writes (r, w, s///w) and the code it runs (e)."""
 
 from __future__ import annotations
 
 import re
 from typing import NamedTuple
-
-from agent_core.permissions.shell.file_args.model import FileUse
-from agent_core.permissions.shell.file_args.spec import long_option
-from agent_core.permissions.shell.wrappers import Word
 
 
 class SedScript(NamedTuple):
@@ -142,75 +138,3 @@ def sed_script(script: str) -> SedScript | None:
         else:
             return None
     return SedScript(reads, writes, code)
-
-
-def sed_uses(args: list[Word]) -> FileUse:
-    """sed: its scripts' reads and writes, input files, and -i writing them back."""
-    use = FileUse()
-    scripts: list[Word] = []
-    positionals: list[Word] = []
-    in_place = False
-    i, ended = 0, False
-    while i < len(args):
-        word = args[i]
-        text = word.text
-        if ended or not text.startswith("-") or text == "-":
-            positionals.append(word)
-        elif text == "--":
-            ended = True
-        elif text.startswith("--"):
-            option = text.split("=", 1)[0]
-            value = Word(text.split("=", 1)[1], word.dynamic) if "=" in text else None
-            if long_option(option, {"--in-place"}):
-                in_place = True
-            elif long_option(option, {"--expression", "--file", "--line-length"}):
-                if value is None:
-                    i += 1
-                    value = args[i] if i < len(args) else None
-                if value is not None and long_option(option, {"--file"}):
-                    use.read(value)
-                    use.runs_code = True  # a script we cannot see
-                elif value is not None and long_option(option, {"--expression"}):
-                    scripts.append(value)
-        else:
-            for pos, char in enumerate(text[1:]):
-                if char == "i":
-                    in_place = True
-                    break  # the rest is the backup suffix
-                if char in "efl":
-                    value = Word(text[pos + 2 :], word.dynamic) if text[pos + 2 :] else None
-                    if value is None:
-                        i += 1
-                        value = args[i] if i < len(args) else None
-                    if value is not None and char == "f":
-                        use.read(value)
-                        use.runs_code = True
-                    elif value is not None and char == "e":
-                        scripts.append(value)
-                    break
-        i += 1
-    given = bool(scripts) or use.runs_code
-    if not given and positionals:
-        scripts.append(positionals.pop(0))
-    for script in scripts:
-        if script.dynamic:
-            use.runs_code = use.unknown_reads = use.unknown_writes = True
-            continue
-        found = sed_script(script.text)
-        if found is None:
-            use.runs_code = use.unknown_reads = use.unknown_writes = True
-            continue
-        use.runs_code = use.runs_code or found.runs_code or bool(found.writes)
-        for name in found.reads:
-            if name not in ("/dev/stdin", "-"):
-                use.read(Word(name))
-        for name in found.writes:
-            if name not in ("/dev/stdout", "/dev/stderr"):
-                use.write(Word(name))
-    for word in positionals:
-        use.read(word)
-        if in_place:
-            use.write(word)
-    if in_place:
-        use.runs_code = True
-    return use
