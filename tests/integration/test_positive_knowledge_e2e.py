@@ -99,7 +99,7 @@ def test_unknown_options_of_read_only_programs_run_nothing_unasked(
     assert SECRET not in result["result"]
 
 
-def test_bypass_blacklist_sees_through_env_split_string(
+def test_bypass_blacklist_sees_through_env_split_string_and_unknown_wrappers(
     fake_llm, repo, monkeypatch, capsys
 ) -> None:
     home = Path(os.environ["HOME"])
@@ -113,6 +113,9 @@ def test_bypass_blacklist_sees_through_env_split_string(
         "env --split-string='rm -rf ~'",
         "env -u X -S 'rm -rf ~'",
         "env -C / -S 'rm -rf ~'",
+        "echo ~ | parallel rm -rf",  # a template filled from input read at run time
+        "nice --fast now rm -rf ~",  # a wrapper option it does not know may take a value
+        "sudo --weird X rm -rf ~",
     ]
     result = _run(fake_llm, repo, monkeypatch, capsys, commands, "bypassPermissions")
     denied = [d["tool_input"]["command"] for d in result["permission_denials"]]

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from agent_core.permissions.shell.git_config_keys import GIT_COMMAND_KEY
 from agent_core.permissions.shell.model import Doubt, Nested, Word, XargsUse
-from agent_core.permissions.shell.names import FOREIGN_SHELLS, SHELLS
+from agent_core.permissions.shell.names import DESTRUCTIVE, FOREIGN_SHELLS, SHELLS, is_interpreter
 
 
 def _fs(*names: str) -> frozenset[str]:
@@ -372,7 +372,10 @@ def _parallel(args: list[Word], state: Findings) -> None:
     items = [w for w in rest[cut + 1 :] if w.text not in (":::", ":::+")] if cut is not None else []
     from_file = cut is not None and texts[cut].startswith("::::")
     if cut is None or from_file or any(w.dynamic for w in items):
-        state.doubt("parallel builds commands from input read at run time", not template)
+        # Arguments read at run time: a template that deletes or runs code could get any.
+        head = template[0].text.rsplit("/", 1)[-1] if template else ""
+        risky = not template or head in DESTRUCTIVE or head in SHELLS or is_interpreter(head)
+        state.doubt("parallel builds commands from input read at run time", risky)
         state.nested_texts.append(_joined(template) if template else Nested("", True))
         return
     state.doubt("parallel builds commands from its arguments")

@@ -10,6 +10,7 @@ back as a nested text to parse again.
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -411,6 +412,37 @@ def _runner_rest(name: str, args: list[Word]) -> list[Word] | None:
     return args[j:] or None
 
 
+def _unaccounted(options: list[Word], spec: OptionSpec) -> bool:
+    """Whether an option might take a value the spec does not know (so the command may
+    start later than it seems: `nice --foo bar rm -rf ~`)."""
+    for word in options:
+        text = word.text
+        if text == "--" or not text.startswith("-") or "=" in text:
+            continue
+        if text.startswith("--"):
+            if text not in spec.long_values and text not in spec.two_values:
+                return True
+        elif not any(c in spec.short_values for c in text[1:]):
+            return True
+    return False
+
+
+def _as_typed(word: Word) -> str:
+    """A word as shell text again: plain words (``~`` too) stay as they are."""
+    if word.dynamic or re.fullmatch(r"[\w@%+=:,./~-]+", word.text):
+        return word.text
+    return shlex.quote(word.text)
+
+
+def _behind_unknown_options(rest: list[Word], state: Findings) -> None:
+    """Commands that may start at a later word: the blacklist judges each of them."""
+    for j in range(1, len(rest)):
+        name = basename(rest[j].text)
+        if not rest[j].dynamic and (name in DESTRUCTIVE or name in SHELLS or is_interpreter(name)):
+            text = " ".join(_as_typed(w) for w in rest[j:])
+            state.nested_texts.append(Nested(text, indirect=True))
+
+
 def _strip_one(view: list[Word], state: Findings) -> tuple[list[Word], bool] | None:
     """Strip the wrapper at ``view[0]``; (rest, transparent), or None when it is not one."""
     name = basename(view[0].text)
@@ -428,6 +460,8 @@ def _strip_one(view: list[Word], state: Findings) -> tuple[list[Word], bool] | N
     if end is None:
         return None
     rest = view[1 + end + spec.fixed_positionals :]
+    if _unaccounted(view[1 : 1 + end], spec):
+        _behind_unknown_options(rest, state)
     if name in ("sudo", "doas", "pkexec"):
         while rest and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", rest[0].text):  # sudo VAR=x cmd
             name_, _, value = rest[0].text.partition("=")
