@@ -171,13 +171,17 @@ class _TestExpression:
             self.pos += 2
             return
         last = self.pos + 1 >= len(self.words)
-        if unknown(word) and not self.keyword and not last:
+        if unknown(word) and not self.keyword and word.split:
+            self.doubt(f"an unquoted word known only at run time may be split: {word.text}")
+        elif unknown(word) and not self.keyword and not last:
             self.doubt(f"a word known only at run time may be an operator: {word.text}")
         elif re.fullmatch(r"-[A-Za-z]", word.text) and not last and not word.dynamic:
             self.doubt(f"operator {word.text} is not known to be safe")
         self.pos += 1
 
     def operand(self, word: Word, kind: str) -> None:
+        if unknown(word) and word.split and not self.keyword:
+            self.doubt(f"an unquoted word known only at run time may be split: {word.text}")
         if kind == "path":
             self.reading.walk.use.read(word)
         elif kind == "number" and self.keyword and not _INTEGER.match(word.text):

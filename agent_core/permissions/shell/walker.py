@@ -179,14 +179,21 @@ def _long_option(reading: Reading, args: list[Word], i: int) -> int:
             walk.doubt(f"{program.name}: option {name} takes no value")
     if "exec" in option.kinds:
         end = next((j for j in range(i + 1, len(args)) if args[j].text in (";", "+")), len(args))
-        reading.options.append((option, args[i + 1 : end]))
+        _record(reading, option, args[i + 1 : end])
         return end + 1
     wanted = len(option.kinds) - len(values)
     if option.optional and not eq:
         wanted = 0
     values += args[i + 1 : i + 1 + max(wanted, 0)]
-    reading.options.append((option, values))
+    _record(reading, option, values)
     return i + 1 + max(wanted, 0)
+
+
+def _record(reading: Reading, option: Option, values: list[Word]) -> None:
+    """An option given: its operand grammar holds from here on (command -v NAME)."""
+    reading.options.append((option, values))
+    if option.operands is not None:
+        reading.grammar = option.operands
 
 
 def _by_prefix(program: Program, name: str) -> Option | None:
@@ -206,7 +213,7 @@ def _short_options(reading: Reading, args: list[Word], i: int) -> int:
     if number and text[1:].isdigit():
         option = program.short.get(number[1:]) or program.long.get(number)
         if option is not None:
-            reading.options.append((option, [Word(text[1:], word.dynamic)]))
+            _record(reading, option, [Word(text[1:], word.dynamic)])
             return i + 1
     for pos, char in enumerate(text[1:]):
         option = program.short.get(char)
@@ -214,7 +221,7 @@ def _short_options(reading: Reading, args: list[Word], i: int) -> int:
             walk.doubt(f"{program.name}: option -{char} is not known to be safe")
             continue
         if not option.kinds:
-            reading.options.append((option, []))
+            _record(reading, option, [])
             continue
         rest = text[pos + 2 :]
         if rest:
@@ -223,7 +230,7 @@ def _short_options(reading: Reading, args: list[Word], i: int) -> int:
         else:
             values, more = [], 0 if option.optional else len(option.kinds)
         values += args[i + 1 : i + 1 + more]
-        reading.options.append((option, values))
+        _record(reading, option, values)
         return i + 1 + more
     return i + 1
 
@@ -238,8 +245,6 @@ def _finish(reading: Reading, stopped: bool = False) -> None:
     for option, values in reading.options:
         if option.unsafe:
             walk.doubt(f"{program.name} {option.name}: {option.unsafe}")
-        if option.operands is not None:
-            reading.grammar = option.operands
         if "exec" in option.kinds:
             use.runs_code = True
             walk.doubt(f"{program.name} {option.name} runs a command")

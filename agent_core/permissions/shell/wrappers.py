@@ -514,8 +514,9 @@ def unwrap(assignments: list[Assignment], words: list[Word]) -> Unwrapped:
             break  # a wrapper given no command is the command (`nohup`, `sudo -s`)
         if not transparent and frozen is None:
             frozen = view
-        if frozen is None:
-            wrapped += view[: len(view) - len(rest)]
+        if frozen is None:  # what was stripped (xargs alone runs an echo of its own)
+            tail = view[len(view) - len(rest) :] == rest
+            wrapped += view[: len(view) - len(rest)] if tail else view
         view = rest
     rule_words = frozen if frozen is not None else view
     keeps_outer = True
