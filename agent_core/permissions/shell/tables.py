@@ -199,37 +199,51 @@ def _option(name: str, value: str | OptionSpec, where: str) -> Option:
     )
 
 
-def compile_program(
-    name: str,
-    spec: ProgramSpec,
-    where: str,
-    sets: dict[str, dict[str, str | OptionSpec]] | None = None,
-) -> Program:
-    """Index a validated spec: options by short letter and long name, subcommands."""
-    sets = spec.option_sets if sets is None else sets
+Index = tuple[dict[str, "Option"], dict[str, "Option"]]  # (short letters, long names)
+
+
+def _index(options: dict[str, str | OptionSpec], style: str, where: str) -> Index:
     short: dict[str, Option] = {}
     long: dict[str, Option] = {}
-    options: dict[str, str | OptionSpec] = {}
-    for used in spec.uses:
-        if used not in sets:
-            raise TableError(f"{where}: no option set named {used!r}")
-        options.update(sets[used])
-    options.update(spec.options)
     for key, value in options.items():
-        names = key.split()
-        for option_name in names:
+        for option_name in key.split():
             option = _option(option_name, value, where)
-            if spec.style in ("words", "operands") or option_name.startswith("--"):
+            if style in ("words", "operands") or option_name.startswith("--"):
                 long[option_name] = option
             elif len(option_name) == 2 and option_name[0] in "-+":
                 short[option_name[1]] = option
             else:
                 raise TableError(f"{where}: {option_name!r} is neither -x nor --long")
+    return short, long
+
+
+def compile_program(
+    name: str,
+    spec: ProgramSpec,
+    where: str,
+    sets: dict[str, dict[str, str | OptionSpec]] | None = None,
+    indexed: dict[tuple[str, str], Index] | None = None,
+) -> Program:
+    """Index a validated spec: options by short letter and long name, subcommands."""
+    sets = spec.option_sets if sets is None else sets
+    indexed = {} if indexed is None else indexed  # a set shared by subcommands: indexed once
+    short: dict[str, Option] = {}
+    long: dict[str, Option] = {}
+    for used in spec.uses:
+        if used not in sets:
+            raise TableError(f"{where}: no option set named {used!r}")
+        if (used, spec.style) not in indexed:
+            indexed[used, spec.style] = _index(sets[used], spec.style, f"{where} ({used})")
+        short.update(indexed[used, spec.style][0])
+        long.update(indexed[used, spec.style][1])
+    own_short, own_long = _index(spec.options, spec.style, where)
+    short.update(own_short)
+    long.update(own_long)
     for operator, shape in spec.operators.items():
         if shape.split()[0] not in ("unary", "binary", "group", "not", "and", "or"):
             raise TableError(f"{where}: operator {operator}: unknown shape {shape!r}")
     subs = {
-        sub: compile_program(f"{name} {sub}", sub_spec, f"{where} [{sub}]", sets)
+        sub: compile_program(f"{name} {sub}", sub_spec, f"{where} [{sub}]", sets, indexed)
         for sub, sub_spec in spec.subcommands.items()
     }
     return Program(name, spec, short, long, grammar(spec.operands, where), subs)
