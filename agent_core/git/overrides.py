@@ -7,7 +7,7 @@ runs gets command-line-scope overrides (read last by git, so they win) that turn
 every such key off. Filter, diff and merge drivers have user-chosen names: they
 are read from the config git will see (``git config --list --name-only``) and each
 one found is neutralised too. Any other key that names a program (the engine's
-list, ``agent_core.permissions.git_config_keys``) is emptied, so nothing unknown
+list, ``agent_core.permissions.shell.git_config_keys``) is emptied, so nothing unknown
 passes. An empty value runs nothing: git 2.39 skips an empty filter, textconv or
 askpass, and fails on an empty external diff or textconv without running anything (so
 a diff passes --no-ext-diff and --no-textconv to get its output; tested in
@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
-from agent_core.permissions.git_config_keys import GIT_COMMAND_KEY
+from agent_core.permissions.shell.git_config_keys import GIT_COMMAND_KEY
 
 # Set on every run, whatever the config says.
 STATIC_OVERRIDES: tuple[tuple[str, str], ...] = (

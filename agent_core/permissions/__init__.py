@@ -16,7 +16,7 @@ from agent_core.permissions.engine import (
 )
 from agent_core.permissions.modes import PLAN_REASON
 from agent_core.permissions.rules import parse_rule, rule_problem
-from agent_core.permissions.shell import ParsedCommand, SimpleCommand, parse_command
+from agent_core.permissions.shell.parse import ParsedCommand, SimpleCommand, parse_command
 
 __all__ = [
     "PLAN_REASON",

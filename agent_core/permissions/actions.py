@@ -16,12 +16,12 @@ from typing import Any, NamedTuple
 from urllib.parse import urlsplit
 
 from agent_core.net.hosts import url_host
-from agent_core.permissions.file_args import FileUse, TreeRead, file_uses
 from agent_core.permissions.globs import expand_glob, is_pattern
 from agent_core.permissions.paths import ResolvedPath, expand_home, resolve, root_of
-from agent_core.permissions.readonly import is_read_only
-from agent_core.permissions.shell_model import ParsedCommand, SimpleCommand
-from agent_core.permissions.shell_wrappers import Word, basename
+from agent_core.permissions.shell.facts import CommandFacts, ShellFacts
+from agent_core.permissions.shell.file_args import FileUse, TreeRead, file_uses
+from agent_core.permissions.shell.model import SimpleCommand
+from agent_core.permissions.shell.wrappers import Word, basename
 from agent_core.permissions.tree_walk import TreeTooLarge, walk_tree
 from agent_core.tool_table import BUILTIN_TOOLS
 from agent_core.tools.builtin import builtin_rule_field
@@ -83,6 +83,7 @@ class Action(NamedTuple):
     # Why an action that changes nothing here still asks unless a rule allows it (a fetch
     # sends data out; an MCP server's read-only claim is only its own word); "" if none.
     asks: str = ""
+    why: str = ""  # why a Bash command is not known to be read-only, for messages
 
 
 class Scope(NamedTuple):
@@ -349,14 +350,13 @@ def wrapper_chdir(cmd: SimpleCommand) -> list[Word]:
     return found
 
 
-def _command_action(cmd: SimpleCommand, scope: Scope, dotglob: bool) -> Action:
+def _command_action(facts: CommandFacts, scope: Scope, dotglob: bool) -> Action:
+    cmd, use = facts.command, facts.use
     base = _cwd_base(cmd.cwd, scope)
-    use = file_uses(cmd)
-    use.chdir[:0] = wrapper_chdir(cmd)
     label = " ".join(w.text for w in cmd.words)
     how = " ".join(w.text for w in cmd.argv[:2]) if cmd.name == "git" else cmd.name
     collect = _Collector(scope, base, dotglob, how)
-    for word in use.chdir:  # git -C dir, tar -C dir: later paths start there
+    for word in [*wrapper_chdir(cmd), *use.chdir]:  # git -C dir, tar -C dir: paths start there
         paths = collect.add(word, False)
         collect.base = paths[0].lexical if len(paths) == 1 else None
     _collect_paths(use, collect, cmd.name == "git")
@@ -376,19 +376,19 @@ def _command_action(cmd: SimpleCommand, scope: Scope, dotglob: bool) -> Action:
         unknown_writes = unknown_writes or appended == "write"
         unknown_reads = unknown_reads or appended == "read"
         unknown = unknown or appended == "write" or not _listers_only(cmd.upstream)
-    read_only = is_read_only(cmd) and not use.runs_code
     return Action(
         "Bash",
         label,
         cmd,
         tuple(collect.reads),
         tuple(collect.writes),
-        read_only,
+        facts.read_only,
         unknown,
         host=collect.host or (use.hosts[0] if use.hosts else None),
         searches=tuple(collect.searches),
         unknown_reads=unknown_reads,
         unknown_writes=unknown_writes,
+        why=facts.unknown,
     )
 
 
@@ -417,6 +417,10 @@ def _collect_paths(use: FileUse, collect: _Collector, git: bool) -> None:
         present = [p for p in got.paths if os.path.lexists(p.lexical) and _within(p, repo)]
         limited = limited or bool(present)
         collect.reads.extend(present)
+        if use.outside_reads:  # git diff OUTSIDE x: an implicit --no-index reads it
+            collect.reads.extend(
+                p for p in got.paths if os.path.lexists(p.lexical) and not _within(p, repo)
+            )
         if use.maybe_trees:
             collect.searches.extend(collect.search(p, TreeRead(word)) for p in present)
     if use.whole_repo is not None and not limited:
@@ -463,7 +467,7 @@ def _redirect_action(text: str, write: bool, got: Resolved) -> Action:
     )
 
 
-def bash_actions(parsed: ParsedCommand, scope: Scope) -> list[Action]:
+def bash_actions(parsed: ShellFacts, scope: Scope) -> list[Action]:
     """One action per simple command and per file redirect."""
     dotglob = any(mark in t for t in parsed.texts for mark in ("dotglob", "GLOBIGNORE"))
     actions = [_command_action(cmd, scope, dotglob) for cmd in parsed.commands]

@@ -12,8 +12,8 @@ import re
 import shlex
 
 from agent_core.permissions.actions import Action
-from agent_core.permissions.file_args import split_git
-from agent_core.permissions.shell_wrappers import Word, basename
+from agent_core.permissions.shell.file_args import split_git
+from agent_core.permissions.shell.wrappers import Word, basename
 
 _SHELL_SAFE = re.compile(r"^[^\s'\"\\]+$")
 

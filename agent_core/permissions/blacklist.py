@@ -9,8 +9,9 @@ from typing import NamedTuple
 
 import msgspec
 
-from agent_core.permissions.shell_model import ParsedCommand, SimpleCommand
-from agent_core.permissions.shell_wrappers import (
+from agent_core.permissions.shell.facts import ShellFacts
+from agent_core.permissions.shell.model import SimpleCommand
+from agent_core.permissions.shell.wrappers import (
     SHELLS,
     Word,
     basename,
@@ -303,12 +304,12 @@ def _fork_bomb(text: str) -> bool:
     return False
 
 
-def check_blacklist(parsed: ParsedCommand, root: str, home: str) -> BlacklistHit | None:
-    """The first blacklist entry the parsed command matches, or None."""
+def check_blacklist(parsed: ShellFacts, root: str, home: str) -> BlacklistHit | None:
+    """The first blacklist entry the analyzed command matches, or None."""
     where = _Where(posixpath.normpath(root), posixpath.normpath(home))
     if any(_fork_bomb(text) for text in parsed.texts):
         return BlacklistHit("fork-bomb", "a fork bomb (a function that pipes into itself)")
-    for cmd in [*parsed.commands, *parsed.indirect]:
+    for cmd in parsed.programs:
         if hit := _check_command(cmd, where):
             return hit
     for redirect in parsed.redirects:
@@ -364,7 +365,7 @@ def _reach(cmd: SimpleCommand, where: _Where) -> BlacklistHit | None:
     return None
 
 
-def unknown_reach(parsed: ParsedCommand, root: str, home: str) -> list[str]:
+def unknown_reach(parsed: ShellFacts, root: str, home: str) -> list[str]:
     """Doubts for commands a run-time word or directory could turn into blacklisted ones.
 
     ``rm -rf "$X"`` is not blacklisted as written, but X may be ``/``: the command
@@ -372,7 +373,7 @@ def unknown_reach(parsed: ParsedCommand, root: str, home: str) -> list[str]:
     """
     where = _Where(posixpath.normpath(root), posixpath.normpath(home))
     found: list[str] = []
-    for cmd in [*parsed.commands, *parsed.indirect]:
+    for cmd in parsed.programs:
         if (hit := _reach(cmd, where)) is not None:
             reason = (
                 f"a word or directory known only at run time could make it {hit.entry}: "

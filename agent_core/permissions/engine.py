@@ -19,7 +19,7 @@ from agent_core.permissions.modes import mode_decision, protected_write
 from agent_core.permissions.paths import protected_name, sandbox_roots
 from agent_core.permissions.rules import RuleScope, first_match
 from agent_core.permissions.sandbox import sandbox_denial
-from agent_core.permissions.shell import parse_command
+from agent_core.permissions.shell.facts import analyze
 from agent_core.permissions.suggest import suggestions
 
 
@@ -82,7 +82,7 @@ def decide(request: PermissionRequest, policy: PermissionPolicy) -> PermissionVe
     uncertain: list[str] = []
     risky: list[str] = []
     if request.tool == "Bash" or request.kind == "bash":
-        parsed = parse_command(_command(request))
+        parsed = analyze(_command(request))
         hit = check_blacklist(parsed, str(scope.root), str(policy.home))
         if hit is not None:
             return PermissionVerdict("deny", "blacklist", f"blocked: {hit.reason}", hit.entry)
@@ -166,7 +166,7 @@ def suggest_rules(request: PermissionRequest, policy: PermissionPolicy) -> list[
     """The exact "always allow" rules for a call: one per command part or edited path."""
     scope = scope_of(policy)
     if request.tool == "Bash" or request.kind == "bash":
-        parsed = parse_command(_command(request))
+        parsed = analyze(_command(request))
         reach = unknown_reach(parsed, str(scope.root), str(policy.home))
         uncertain = not parsed.certain or bool(reach)
         return suggestions(bash_actions(parsed, scope), scope.root, uncertain)

@@ -92,4 +92,8 @@ def mode_decision(
 
 def _what(action: Action) -> str:
     what = f"Bash command {action.label}" if action.tool == "Bash" else action.label
-    return f"{what} ({action.asks})" if action.asks else what
+    if action.asks:
+        return f"{what} ({action.asks})"
+    if action.why and not action.why.startswith(action.label):
+        return f"{what} ({action.why})"
+    return what

@@ -10,8 +10,8 @@ from agent_core.permissions.bash_specifiers import shell_word
 from agent_core.permissions.families import edit_family, path_family
 from agent_core.permissions.modes import protected_write
 from agent_core.permissions.paths import ResolvedPath
-from agent_core.permissions.shell_context import DOWNLOADERS
-from agent_core.permissions.shell_programs import DESTRUCTIVE, SHELLS, basename, is_interpreter
+from agent_core.permissions.shell.context import DOWNLOADERS
+from agent_core.permissions.shell.names import DESTRUCTIVE, SHELLS, basename, is_interpreter
 
 # How many subcommand words identify what a program does (`git commit`, `gh pr create`).
 _SUBCOMMAND_DEPTH = {

@@ -42,6 +42,32 @@ def headless_in_process(
     return code, (json.loads(out) if out.strip() else {}), err
 
 
+def run_bash_calls(
+    fake_llm,
+    project: Path,
+    monkeypatch,
+    capsys,
+    commands: list[str],
+    mode: str,
+    *flags: str,
+    final: Any = None,
+) -> dict[str, Any]:
+    """One `mewcode -p` run in ``mode`` whose model calls Bash once per command, in one round."""
+    calls = [
+        {"id": f"b{i}", "name": "Bash", "input": {"command": c}} for i, c in enumerate(commands)
+    ]
+    fake_llm.script([{"tool_calls": calls}, final or {"text": "done"}])
+    code, result, err = headless_in_process(
+        ["-p", "go", "--permission-mode", mode, *flags],
+        fake_llm.env("anthropic"),
+        project,
+        monkeypatch,
+        capsys,
+    )
+    assert code == 0, err
+    return result
+
+
 def headless_process(
     args: list[str], env: dict[str, str], project: Path, timeout: float = 90
 ) -> subprocess.CompletedProcess[str]:

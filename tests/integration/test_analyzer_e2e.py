@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.headless import headless_in_process
+from tests.helpers.headless import run_bash_calls
 
 
 @pytest.fixture(autouse=True)
@@ -32,24 +32,7 @@ def home_witness() -> Path:
     return keep
 
 
-def _calls(commands: list[str], final=None) -> list[dict]:
-    calls = [
-        {"id": f"b{i}", "name": "Bash", "input": {"command": c}} for i, c in enumerate(commands)
-    ]
-    return [{"tool_calls": calls}, final or {"text": "done"}]
-
-
-def _run(fake_llm, project, monkeypatch, capsys, commands, mode, *flags, final=None):
-    fake_llm.script(_calls(commands, final))
-    code, result, err = headless_in_process(
-        ["-p", "go", "--permission-mode", mode, *flags],
-        fake_llm.env("anthropic"),
-        project,
-        monkeypatch,
-        capsys,
-    )
-    assert code == 0, err
-    return result
+_run = run_bash_calls
 
 
 # Blacklisted cores hidden by each construct: bypass mode must refuse every one.

@@ -2,7 +2,7 @@
 
 import pytest
 
-from agent_core.permissions.git_config_keys import runs_code
+from agent_core.permissions.shell.git_config_keys import runs_code
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ from agent_core.git.overrides import (
     parse_config_names,
     split_key,
 )
-from agent_core.permissions.git_config_keys import GIT_COMMAND_KEY
+from agent_core.permissions.shell.git_config_keys import GIT_COMMAND_KEY
 
 
 @pytest.mark.parametrize(

@@ -373,7 +373,8 @@ CASES = {
         allow=("Bash",),
     ),
     "rg-files-outside": bash("rg --files /etc", "deny", "sandbox"),
-    "git-no-index": bash("git diff --no-index /etc/passwd notes.txt", "ask", "mode"),
+    # --no-index compares plain files: a path outside the project is refused, as with diff
+    "git-no-index": bash("git diff --no-index /etc/passwd notes.txt", "deny", "sandbox"),
     "webfetch-file-url": Case(
         "WebFetch", {"url": "file:///etc/passwd", "prompt": "p"}, "deny", "sandbox"
     ),

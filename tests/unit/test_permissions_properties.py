@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from agent_core.config.settings import RuleEntry
 from agent_core.permissions import PermissionPolicy, PermissionRequest, decide
-from agent_core.permissions.readonly import READ_ONLY_PROGRAMS
+from agent_core.permissions.shell.readonly import read_only_programs
 
 MODES = ["default", "acceptEdits", "plan", "bypassPermissions"]
 _RESERVED = {"if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case",
@@ -18,7 +18,7 @@ _RESERVED = {"if", "then", "else", "elif", "fi", "for", "while", "until", "do", 
 _TRANSPARENT = {"sudo", "doas", "env", "nice", "nohup", "timeout", "command", "exec", "stdbuf",
                 "ionice", "xargs", "setsid", "builtin", "eval", "bash", "sh", "zsh", "dash", "ksh",
                 "mksh", "ash", "yash", "fish"}  # fmt: skip
-_READ_ONLY = READ_ONLY_PROGRAMS | {"git"}  # the engine's own list: a second part it allows
+_READ_ONLY = read_only_programs()  # the engine's own tables: a second part it allows
 
 word = st.text(alphabet="abcdefghijklmnopqrstuvwxyz0123456789._-=/", min_size=1, max_size=8)
 program = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=8).filter(

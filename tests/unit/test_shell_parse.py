@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from agent_core.permissions.shell import parse_command
-from agent_core.permissions.shell_text import hidden_character, prepare_heredocs, unquote
+from agent_core.permissions.shell.parse import parse_command
+from agent_core.permissions.shell.text import hidden_character, prepare_heredocs, unquote
 
 
 def programs(command: str) -> list[list[str]]:
