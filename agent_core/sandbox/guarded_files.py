@@ -329,6 +329,7 @@ class FileGuard:
                     raise
                 _copy_out(name, folder, dest)  # another file system: copy, then remove
                 _remove(name, folder)
+            _redact_tree(dest)
             return str(dest)
         except OSError:
             return None
@@ -362,6 +363,30 @@ class FileGuard:
         finally:
             os.close(folder)
         return False
+
+
+def _redact_tree(top: Path) -> None:
+    """Secrets at rest: what was moved out lives under MEWCODE_HOME, so its text files are
+    kept redacted (a planted .mcp.json may carry a token). Links are not followed."""
+    from agent_core.session.redact import Redactor
+
+    redactor = Redactor()
+    paths = (
+        [top]
+        if not top.is_dir() or top.is_symlink()
+        else [Path(d) / f for d, _, files in os.walk(top) for f in files]
+    )
+    for path in paths:
+        try:
+            if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_SAVED_BYTES:
+                continue
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        clean = redactor.text(text)
+        if clean != text:
+            path.write_text(clean, encoding="utf-8")
+        os.chmod(path, 0o600)
 
 
 def _remove(name: str, folder: int) -> None:

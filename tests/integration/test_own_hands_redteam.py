@@ -260,3 +260,18 @@ def test_a_commands_git_add_picks_up_no_stand_in(
     )
     run(fake_llm, project, monkeypatch, capsys, *BYPASS)
     assert (project / "tracked.txt").read_text().split() == ["main.py"]
+
+
+def test_what_the_guard_moves_out_is_kept_private_and_redacted(
+    backend, own_tmp, fake_llm, project, mewcode_home, monkeypatch, capsys
+) -> None:
+    token = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    config = {"mcpServers": {"gh": {"command": "gh-mcp", "env": {"GITHUB_TOKEN": token}}}}
+    text = json.dumps(config).replace('"', '\\"')
+    fake_llm.script(bash_calls(py(f'open(".mcp.json", "w").write("{text}")')))
+    run(fake_llm, project, monkeypatch, capsys, *BYPASS)
+    assert not (project / ".mcp.json").exists()
+    kept = [p for p in (mewcode_home / "quarantine").rglob("*") if p.is_file()]
+    assert [p.name for p in kept] == [".mcp.json"]
+    assert token not in kept[0].read_text() and "gh-mcp" in kept[0].read_text()
+    assert kept[0].stat().st_mode & 0o777 == 0o600
