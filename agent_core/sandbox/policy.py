@@ -7,6 +7,7 @@ nothing here touches the system except looking at which paths exist.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Literal
@@ -168,6 +169,12 @@ def _inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip("/") + "/")
 
 
+def _programs_in_tmp() -> list[str]:
+    found = [sys.prefix, sys.base_prefix, *os.environ.get("PATH", "").split(os.pathsep)]
+    real = [_real(p) for p in found if p and os.path.isabs(p)]
+    return [p for p in dict.fromkeys(real) if _inside(p, SHARED_TMP) and os.path.isdir(p)]
+
+
 def protected_in_git_dir(git_dir: str) -> list[Protected]:
     """What a command may not write inside one git directory."""
     return [Protected(os.path.join(git_dir, rel), kind) for rel, kind in PROTECTED_IN_GIT_DIR]
@@ -238,6 +245,9 @@ def sandbox_policy(
     # parts that are themselves writable roots; it must stay visible in a private /tmp.
     if any(_inside(home_s, w) and home_s != w for w in writable) or _inside(home_s, SHARED_TMP):
         read_only.append(home_s)
+    # What commands run from must stay visible in the private /tmp: $PATH's folders there
+    # and this Python's install (a checkout with its .venv under /tmp).
+    read_only += [p for p in _programs_in_tmp() if not any(_inside(p, w) for w in writable)]
     protected: list[Protected] = []
     for root in roots:
         protected += protected_in_root(root)
