@@ -285,8 +285,10 @@ def test_grep_glob_and_ls_never_follow_a_swapped_symlink(
     results = run_session(race, fake_llm, project, monkeypatch, capsys, script)
     # A refusal names the link's target; a leak shows the key or lists ~/.ssh. Under
     # Landlock any command may list the names in ~/.ssh (READ_DIR is granted on the way
-    # to a hidden path, never read access), so Glob's rg, confined as commands are, may.
-    names_visible = {"glob"} if backend == "landlock" else set()
+    # to a hidden path, never read access), so rg, confined as commands are, may: Glob
+    # lists them, and Grep of the swapped folder names id_rsa when it cannot open it
+    # ("Permission denied", or "No such file" once the link is swapped back).
+    names_visible = {"glob", "grepd"} if backend == "landlock" else set()
     leaks = {
         k: v[:120]
         for k, v in results.items()
