@@ -155,6 +155,7 @@ class FileGuard:
         self.policy = policy
         self.kernel_keeps = kernel_keeps
         self.quarantine = quarantine
+        self._checked_git_dirs: set[str] = set()  # resolved; set by each nested scan
 
     def snapshot(self, stand_ins: Collection[str] = ()) -> Snapshot:
         """The watched paths now; ``stand_ins``: those the backend covers this launch."""
@@ -224,19 +225,25 @@ class FileGuard:
         from agent_core.sandbox.repo_scan import scanner_for
 
         known = {os.path.dirname(e.path) for e in self.policy.protected}
+        roots = work_roots(self.policy)
         findings: list[str] = []
-        for root in work_roots(self.policy):
+        found: set[str] = set()
+        for root in roots:
             scanner = scanner_for(root)
-            found = scanner.scan() | set(module_git_dirs(Path(root) / ".git"))
+            found |= scanner.scan() | set(module_git_dirs(Path(root) / ".git"))
             if not scanner.complete and not scanner.told:
                 scanner.told = True
                 findings.append(
                     f"{root} has more than {scanner.limit} folders: repositories a command "
                     "creates in the rest are not checked; look before you run git there"
                 )
-            for git_dir in sorted(found - known):
-                for part in protected_in_git_dir(git_dir):
-                    findings += self._new_git_part(part, _expand(part))
+        # A `.git` file may point outside the roots (a linked worktree's git directory):
+        # a command cannot have written there, and moving it would break the user's worktree.
+        found = {g for g in found if any(_inside(g, root) for root in roots)}
+        self._checked_git_dirs = {_real(g) for g in known | found}
+        for git_dir in sorted(found - known):
+            for part in protected_in_git_dir(git_dir):
+                findings += self._new_git_part(part, _expand(part))
         return findings
 
     def _put_back(
@@ -299,6 +306,8 @@ class FileGuard:
                     f"a command created the git hook {path}, which git would run outside the "
                     f"sandbox: moved out to {moved}"
                 )
+        elif name == "commondir" and self._common_dir_is_checked(entry.path):
+            pass  # a linked worktree's: git reads config and hooks a check covers
         elif now.get(entry.path, Seen(None)).kind is not None:  # commondir, config.worktree
             moved = self._move_out(entry.path)
             findings.append(
@@ -306,6 +315,25 @@ class FileGuard:
                 f"moved out to {moved}"
             )
         return findings
+
+    def _common_dir_is_checked(self, path: str) -> bool:
+        """A ``commondir`` naming a git directory this guard checks (the project's, or one
+        it found below the roots), as ``git worktree add`` writes: its config and hooks are
+        held to the same rules, so it redirects git nowhere unchecked."""
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError:
+            return False
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return False
+            text = handle.read(4097)
+        target = text.decode("utf-8", "replace").strip()
+        if len(text) > 4096 or not target or "\0" in target:
+            return False
+        common = os.path.normpath(os.path.join(os.path.dirname(path), target))
+        # No link on the way: git must reach the very folder that was checked.
+        return _real(common) == common and common in self._checked_git_dirs
 
     def _move_out(self, path: str) -> str | None:
         """Move ``path`` into the quarantine folder; where it went, or None if it could not.
@@ -417,6 +445,10 @@ def _put_back_line(path: str, before: Seen, moved: str | None, restored: bool) -
 
 def _in_git_dir(path: str) -> bool:
     return os.path.basename(os.path.dirname(path)) == ".git" or "/.git/modules/" in path
+
+
+def _real(path: str) -> str:
+    return os.path.realpath(path)
 
 
 def _inside(path: str, root: str) -> bool:

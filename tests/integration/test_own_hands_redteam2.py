@@ -15,6 +15,7 @@ import json
 import os
 import shutil
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -100,6 +101,52 @@ def test_a_new_repositorys_commondir_is_checked(backend, own_tmp, project, outsi
     )
     git(project / "sub", "status")
     assert not witness.exists(), "config reached through a planted commondir ran a program"
+
+
+@needs_git
+def test_a_linked_worktree_made_in_the_project_keeps_working(
+    backend, own_tmp, project, outside, plant
+) -> None:
+    """`git worktree add` writes `.git/worktrees/NAME/commondir` naming the project's own
+    git directory, which the guard checks: moving it out would break the new worktree."""
+    git(project, "init", "-q")
+    git(project, "commit", "-q", "--allow-empty", "-m", "first")
+    plant('import subprocess; subprocess.run(["git", "worktree", "add", "-q", "wt"], check=True)')
+    assert (project / ".git" / "worktrees" / "wt" / "commondir").is_file()
+    assert git(project / "wt", "status").returncode == 0
+
+
+@needs_git
+def test_a_worktree_added_from_outside_during_a_command_is_left_alone(
+    backend, own_tmp, project, outside, plant
+) -> None:
+    """FAILS before the fix: while a command ran, the user (outside the sandbox) added a
+    worktree of a repository outside the project into it; the guard took the new git
+    directory for one the command made and moved its `commondir` out, and git stopped
+    working there. No command can write outside, so nothing there needs the guard."""
+    origin = outside / "origin"
+    origin.mkdir()
+    git(origin, "init", "-q")
+    git(origin, "commit", "-q", "--allow-empty", "-m", "first")
+    added: list[int] = []
+
+    def the_user_adds_a_worktree() -> None:
+        while not (project / "ready").exists():
+            time.sleep(0.01)
+        added.append(git(origin, "worktree", "add", "-q", str(project / "wt")).returncode)
+        (project / "go").write_text("")
+
+    user = threading.Thread(target=the_user_adds_a_worktree, daemon=True)
+    user.start()
+    plant(
+        "import os, time\n"
+        'open("ready", "w").close()\n'
+        'while not os.path.exists("go"): time.sleep(0.01)'
+    )
+    user.join(30)
+    assert added == [0]
+    assert (origin / ".git" / "worktrees" / "wt" / "commondir").is_file()
+    assert git(project / "wt", "status").returncode == 0
 
 
 @needs_git
