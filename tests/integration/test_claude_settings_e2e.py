@@ -44,7 +44,9 @@ def tool_results(fake_llm) -> str:
 
 
 def run(fake_llm, project: Path, *flags: str, extra_env: dict[str, str] | None = None):
-    proc = headless_process(["-p", "go", *flags], {**fake_llm.env("anthropic"), **(extra_env or {})}, project)
+    proc = headless_process(
+        ["-p", "go", *flags], {**fake_llm.env("anthropic"), **(extra_env or {})}, project
+    )
     assert "Traceback" not in proc.stderr, proc.stderr
     return proc.returncode, (json.loads(proc.stdout) if proc.stdout.strip() else {}), proc.stderr
 
@@ -54,7 +56,11 @@ def test_claude_deny_rules_stop_the_read_and_the_curl(fake_llm, claude_project, 
     project = claude_project
     calls = [
         {"id": "r1", "name": "Read", "input": {"file_path": "secrets/key.txt"}},
-        {"id": "b1", "name": "Bash", "input": {"command": "curl -s file:///dev/null && touch curl-ran.txt"}},
+        {
+            "id": "b1",
+            "name": "Bash",
+            "input": {"command": "curl -s file:///dev/null && touch curl-ran.txt"},
+        },
         {"id": "b2", "name": "Bash", "input": {"command": "touch allowed-ran.txt"}},
     ]
     fake_llm.script([{"tool_calls": calls}, {"text": "done"}])

@@ -217,10 +217,12 @@ async def test_the_dialog_lists_what_claude_code_files_set_that_waits(paths, pro
     claude = project / ".claude"
     claude.mkdir()
     hook = {"type": "command", "command": "echo hi"}
-    (claude / "settings.json").write_text(
-        '{"hooks": {"Stop": [{"matcher": "*", "hooks": [%s]}]}, "env": {"A": "1"},'
-        ' "permissions": {"allow": ["Bash(make:*)"]}}' % json.dumps(hook)
-    )
+    settings = {
+        "hooks": {"Stop": [{"matcher": "*", "hooks": [hook]}]},
+        "env": {"A": "1"},
+        "permissions": {"allow": ["Bash(make:*)"]},
+    }
+    (claude / "settings.json").write_text(json.dumps(settings))
     (claude / "settings.local.json").write_text('{"model": "theirs"}')
     app = make_app(paths, project)
     async with app.run_test(size=SIZE) as pilot:

@@ -32,7 +32,11 @@ def home(tmp_path: Path) -> Path:
 def denied(rule: str, req: PermissionRequest, project: Path, home: Path) -> bool:
     # The folders outside the project are readable, so the rule decides, not the sandbox layer.
     policy = PermissionPolicy(
-        project, [Path("/etc"), Path("/var"), home], [RuleEntry(rule, "deny", "test")], "default", home
+        project,
+        [Path("/etc"), Path("/var"), home],
+        [RuleEntry(rule, "deny", "test")],
+        "default",
+        home,
     )
     verdict = decide(req, policy)
     return verdict.decision == "deny" and verdict.rule is not None  # by the rule itself
