@@ -96,7 +96,7 @@ class SettingsPermissionGate:
         if entry in self._session_rules:
             self._session_rules.remove(entry)
             return True
-        if entry in self._saved_rules and entry.source not in ("cli",):
+        if entry in self._saved_rules and entry.source not in ("cli", "--settings"):
             removed = remove_rule(Path(entry.source), entry.kind, entry.rule)
             self._saved_rules.remove(entry)
             return removed

@@ -128,6 +128,7 @@ class Runtime(SessionFigures):
             bash_output_chars=limits.bash_output_chars,
             bash_timeout_ms=limits.bash_timeout_ms,
             withheld_env=(opts.settings.api_key_env,) if opts.settings.api_key_env else (),
+            command_env=dict(opts.settings.env),
             memory=LongTermMemory(opts.paths),  # opened on the first Remember
             skill_library=self._skills,
             web=WebAccess(opts.settings.sandbox_network, self.gate.named_web_hosts),

@@ -1,4 +1,18 @@
-"""Settings: YAML files merged user -> project -> local, validated entry by entry.
+"""Settings: our YAML files and Claude Code's JSON ones, merged in order, validated entry by entry.
+
+The files, in order; a later one wins for single values (model, mode...), rules
+and directories accumulate, ``env`` is merged name by name:
+
+1. ``~/.claude/settings.json`` (Claude Code's user file)
+2. ``MEWCODE_HOME/settings.yaml`` (the user's)
+3. ``.claude/settings.json`` (the project's, Claude Code's)
+4. ``.mewcode/settings.yaml`` (the project's)
+5. ``.claude/settings.local.json``
+6. ``.mewcode/settings.local.yaml``
+7. ``--settings FILE|JSON`` (``cli_settings``), the user's own for this run
+
+Of a Claude Code file, ``permissions``, ``env``, ``model`` and ``hooks`` are read
+(claude_keys.py); the rest is named in one notice line.
 
 Every top-level key, limit, sandbox key and permission rule is checked on its
 own: an invalid one is reported (file, line, reason) and dropped alone, and
@@ -7,9 +21,9 @@ something (a permissions section that cannot be read, a malformed deny or ask
 rule, an unknown mode) raises ``PermissionsUnreadable``: mewcode stops rather
 than run without the deny rules.
 
-Project and local files come from the repository checkout: until the project
-is trusted they only make things stricter (see trust.py), and where
-credentials go (``base_url``, ``api_key_env``) is read from the user's file only.
+Files 3 to 6 come from the repository checkout: until the project is trusted
+they only make things stricter (see trust.py), and where credentials go
+(``base_url``, ``api_key_env``) is read from the user's file only.
 """
 
 from __future__ import annotations
@@ -28,7 +42,8 @@ from agent_core.config.settings_edit import (
     remove_rule,
     set_value,
 )
-from agent_core.config.settings_file import load_settings_file
+from agent_core.config.settings_env import PROJECT_REFUSED
+from agent_core.config.settings_file import load_settings_file, read_claude_settings
 from agent_core.config.settings_model import (
     CREDENTIAL_KEYS,
     MODES,
@@ -71,8 +86,37 @@ __all__ = [
 # --- merging the files -------------------------------------------------------------------
 
 
-def load_settings(paths: MewcodePaths, *, trust_project: bool = False) -> Settings:
-    """Merge user -> project -> local settings.
+def settings_sources(paths: MewcodePaths, user_home: Path) -> list[tuple[Path, bool]]:
+    """Every settings file in merge order, each once, with whether it is the user's own."""
+    candidates = [
+        (user_home / ".claude" / "settings.json", True),
+        (paths.user_settings, True),
+        (paths.project / ".claude" / "settings.json", False),
+        (paths.project_settings, False),
+        (paths.project / ".claude" / "settings.local.json", False),
+        (paths.local_settings, False),
+    ]
+    seen: set[Path] = set()
+    sources = []
+    for file, user in candidates:
+        try:
+            key = file.resolve()
+        except OSError:
+            key = file
+        if key not in seen:  # the project is HOME or MEWCODE_HOME's parent: read as the user's
+            seen.add(key)
+            sources.append((file, user))
+    return sources
+
+
+def load_settings(
+    paths: MewcodePaths,
+    *,
+    trust_project: bool = False,
+    cli_settings: str | None = None,
+    user_home: Path | None = None,
+) -> Settings:
+    """Merge the settings files in order (see the module docstring), then ``cli_settings``.
 
     The project's files apply in full only when the project is trusted (listed in
     the user's ``trustedProjects``, or ``trust_project`` for this run); before that
@@ -81,28 +125,53 @@ def load_settings(paths: MewcodePaths, *, trust_project: bool = False) -> Settin
     """
     merged = Settings()
     limits: dict[str, Any] = {}
-    user = _load(paths.user_settings, merged)
-    trusted_list = (user.trustedProjects or []) if user else []
+    loaded = [
+        (file, user, _load(file, merged))
+        for file, user in settings_sources(paths, user_home or Path.home())
+    ]
+    ours = next((raw for file, _, raw in loaded if file == paths.user_settings), None)
+    trusted_list = (ours.trustedProjects or []) if ours else []
     merged.project_trusted = trust_project or is_trusted(paths.project, trusted_list)
     if trust_project:
         merged.trusted_programs = None  # as the folder is now, for this run
     elif merged.project_trusted:
         merged.trusted_programs = frozenset(trusted_programs(paths))
-    if user is not None:
-        _apply(merged, user, paths.user_settings, limits)
-    for file in (paths.project_settings, paths.local_settings):
-        if _same_file(file, paths.user_settings):
-            continue  # the project is MEWCODE_HOME's parent: already read as the user's file
-        raw = _load(file, merged)
+    for file, user, raw in loaded:
         if raw is None:
+            continue
+        if user:
+            _apply(merged, raw, file, limits)
             continue
         _report_ignored(merged, raw, file, paths.user_settings)
         if merged.project_trusted:
             _apply(merged, raw, file, limits, project=True)
         else:
             _apply_stricter(merged, raw, file)
+    if cli_settings is not None:
+        raw, source = _load_cli_settings(cli_settings)
+        merged.problems.extend(raw.problems)
+        _apply(merged, raw, source, limits)
     merged.limits = msgspec.convert(limits, Limits) if limits else Limits()
     return merged
+
+
+CLI_SOURCE = "--settings"  # where rules given as JSON text on the command line come from
+
+
+def _load_cli_settings(value: str) -> tuple[RawSettings, Path]:
+    """``--settings``: a JSON object's text, or a JSON (Claude Code's) or YAML (ours) file.
+
+    The user named it for this run, so what cannot be read stops mewcode.
+    """
+    if value.lstrip().startswith("{"):
+        return read_claude_settings(value, Path(CLI_SOURCE)), Path(CLI_SOURCE)
+    file = Path(value).expanduser()
+    raw = load_settings_file(file)
+    if raw is None:
+        raise PermissionsUnreadable(
+            f"{CLI_SOURCE} {value}: no such file; mewcode stops rather than run without it"
+        )
+    return raw, file
 
 
 def _load(file: Path, merged: Settings) -> RawSettings | None:
@@ -116,13 +185,6 @@ def _load(file: Path, merged: Settings) -> RawSettings | None:
     if raw is not None:
         merged.problems.extend(raw.problems)
     return raw
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return a.resolve() == b.resolve()
-    except OSError:
-        return False
 
 
 def _apply(
@@ -147,6 +209,8 @@ def _apply(
         value = getattr(raw, name)
         if value:
             getattr(merged, name).update(value)
+    if raw.env:
+        merged.env.update(_env(raw.env, file, merged.problems, project))
     if raw.limits:
         limits.update(raw.limits)
     if raw.sandbox:
@@ -179,7 +243,7 @@ def _apply_stricter(merged: Settings, raw: RawSettings, file: Path) -> None:
                 merged.default_mode = stricter
             else:
                 skipped.append(f"permissions.defaultMode ({perms.defaultMode})")
-    for name in ("provider", "model", "theme", "hooks", "lsp", "snapshots", "limits"):
+    for name in ("provider", "model", "theme", "env", "hooks", "lsp", "snapshots", "limits"):
         if getattr(raw, name):
             skipped.append(name)
     if raw.sandbox:
@@ -187,6 +251,19 @@ def _apply_stricter(merged: Settings, raw: RawSettings, file: Path) -> None:
     if skipped:
         merged.skipped_until_trust.append(SkippedSettings(str(file), skipped))
         merged.problems.append(untrusted_notice(file, skipped))
+
+
+def _env(env: dict[str, str], file: Path, problems: list[str], project: bool) -> dict[str, str]:
+    """What of a file's ``env`` is set for commands (settings_env.py says what is refused)."""
+    if not project:
+        return env
+    refused = sorted(PROJECT_REFUSED.intersection(env))
+    if refused:
+        problems.append(
+            f"{file}: env {', '.join(refused)} ignored: only your own settings set it, as"
+            " hooks run outside the sandbox"
+        )
+    return {name: value for name, value in env.items() if name not in PROJECT_REFUSED}
 
 
 def _report_ignored(merged: Settings, raw: RawSettings, file: Path, user_file: Path) -> None:

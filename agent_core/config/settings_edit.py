@@ -21,7 +21,8 @@ def read_settings_mapping(file: Path) -> dict[str, Any]:
     import yaml
 
     try:
-        loaded = yaml.safe_load(file.read_text(encoding="utf-8"))
+        text = file.read_text(encoding="utf-8")
+        loaded = _json_mapping(text, file) if file.suffix == ".json" else yaml.safe_load(text)
     except FileNotFoundError:
         return {}
     except yaml.YAMLError as exc:
@@ -40,14 +41,31 @@ def read_settings_mapping(file: Path) -> dict[str, Any]:
     return loaded
 
 
+def _json_mapping(text: str, file: Path) -> Any:
+    """A Claude Code settings.json's content, kept as JSON when it is written back."""
+    import json
+
+    try:
+        return json.loads(text) if text.strip() else None
+    except ValueError as exc:
+        raise ConfigError(f"{file} is not valid JSON ({exc}); it was left unchanged") from None
+
+
 def edit_settings(file: Path, change: Callable[[dict[str, Any]], bool]) -> bool:
-    """Read, change and atomically rewrite a settings file; False if nothing changed."""
+    """Read, change and atomically rewrite a settings file (a ``.json`` one as JSON);
+    False if nothing changed."""
     import yaml
 
     data = read_settings_mapping(file)
     if not change(data):
         return False
-    atomic_write_text(file, yaml.safe_dump(data, sort_keys=False, allow_unicode=True), private=True)
+    if file.suffix == ".json":
+        import json
+
+        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    else:
+        text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+    atomic_write_text(file, text, private=True)
     return True
 
 

@@ -10,7 +10,9 @@ from typing import Any
 
 import msgspec
 
+from agent_core.config import claude_keys
 from agent_core.config.rule_syntax import names_missing_tool, rule_problem
+from agent_core.config.settings_env import env_entry_problem
 from agent_core.config.settings_model import (
     RULE_KINDS,
     Limits,
@@ -40,7 +42,7 @@ def _mentions_permissions(data: bytes) -> bool:
     return _MENTIONS_PERMISSIONS.search(data) is not None
 
 
-def _whole_file_problem(path: Path, line: int, reason: str, data: bytes) -> ConfigError:
+def _whole_file_problem(path: Path, line: int | str, reason: str, data: bytes) -> ConfigError:
     """A file that cannot be read at all: fatal when it may hold permission rules."""
     if _mentions_permissions(data):
         return PermissionsUnreadable(f"{path} line {line}: {reason}; {_STOPS}")
@@ -122,18 +124,20 @@ class _FileReader:
     permission rules cannot do without, and the caller raises it.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, claude: bool = False) -> None:
         from yaml.constructor import SafeConstructor
 
         self.path = path
+        self.claude = claude  # a Claude Code settings.json: its keys, not ours
         self.problems: list[str] = []
+        self.unused: list[str] = []  # a Claude Code file's keys MewCode does not use
         self._constructor = SafeConstructor()
 
     # -- helpers --
 
-    @staticmethod
-    def line(node: Any) -> int:
-        return node.start_mark.line + 1
+    def line(self, node: Any) -> int | str:
+        mark = node.start_mark
+        return f"{mark.line + 1}:{mark.column + 1}" if self.claude else mark.line + 1
 
     @staticmethod
     def name(node: Any) -> str:
@@ -182,7 +186,7 @@ class _FileReader:
 
     def read(self, root: Any, data: bytes) -> RawSettings:
         raw = RawSettings()
-        seen: dict[str, int] = {}
+        seen: dict[str, int | str] = {}
         try:
             pairs = self.mapping(root) or []
         except _Unbuildable as exc:
@@ -203,12 +207,19 @@ class _FileReader:
                 if key == "permissions":
                     raise self.stop(node, key, str(exc)) from None
                 self.drop(node, key, str(exc))
+        if self.unused:
+            self.problems.append(claude_keys.unused_notice(self.path, self.unused))
         raw.problems = self.problems
         return raw
 
     def read_entry(self, raw: RawSettings, key: str, key_node: Any, node: Any) -> None:
         if key == "permissions":
             self.read_permissions(raw, node)
+        elif key == "env":
+            raw.env = {**(raw.env or {}), **self.read_env(node)}
+        elif self.claude and key not in claude_keys.USED and not _looks_like_permissions(key):
+            if key not in self.unused and key not in claude_keys.QUIET:
+                self.unused.append(key)
         elif key == "limits":
             raw.limits = {**(raw.limits or {}), **self.read_fields(node, key, Limits)}
         elif key == "sandbox":
@@ -263,6 +274,27 @@ class _FileReader:
             found[name] = value
         return found
 
+    def read_env(self, node: Any) -> dict[str, str]:
+        """``env``: a mapping of variable names to text; a bad or refused entry alone is dropped."""
+        if self.is_null(node):
+            return {}
+        pairs = self.mapping(node)
+        if pairs is None:
+            self.drop(node, "env", "expected a mapping of variable names to text")
+            return {}
+        found: dict[str, str] = {}
+        for key_node, value_node in pairs:
+            try:
+                name, value = self.value(key_node), self.value(value_node)
+            except _Unbuildable as exc:
+                self.drop(value_node, "env", str(exc))
+                continue
+            if problem := env_entry_problem(str(name), value):
+                self.drop(key_node, "env", problem)
+            else:
+                found[str(name)] = value
+        return found
+
     def read_strings(
         self, node: Any, what: str, check: Callable[[str], str | None] | None = None
     ) -> list[str]:
@@ -313,10 +345,14 @@ class _FileReader:
                     continue
                 if mode not in MODES:
                     modes = ", ".join(MODES)
-                    raise self.stop(sub, where, f"{_described(mode)} is not a mode ({modes})")
+                    note = claude_keys.MODE_NOTES.get(mode) if isinstance(mode, str) else None
+                    reason = f"{_described(mode)} is not a mode ({modes})"
+                    raise self.stop(sub, where, f"{reason}: {note}" if note else reason)
                 # Set twice in one file: the stricter counts.
                 old = perms.defaultMode
                 perms.defaultMode = stricter_mode(old, mode) if old else mode  # type: ignore
+            elif self.claude and name in claude_keys.KNOWN_PERMISSION_KEYS:
+                self.unused.append(where)
             else:
                 raise self.stop(key_node, where, f"unknown key (known: {_PERMISSION_KEYS})")
 
@@ -357,12 +393,15 @@ class _FileReader:
 def load_settings_file(path: Path) -> RawSettings | None:
     """Read one settings file, dropping invalid entries (listed in ``problems``); None when absent.
 
+    A ``.json`` file is one of Claude Code's (claude_keys.py says what of it is used).
     Raises ConfigError naming the file and line when none of it can be read, and
     PermissionsUnreadable when what cannot be read may hold permission rules.
     """
     text = _read_text(path)
     if text is None:
         return None
+    if path.suffix == ".json":
+        return read_claude_settings(text, path)
     import yaml
 
     data = text.encode("utf-8", "replace")
@@ -385,3 +424,20 @@ def load_settings_file(path: Path) -> RawSettings | None:
             path, root.start_mark.line + 1, "expected a mapping of settings", data
         )
     return _FileReader(path).read(root, data)
+
+
+def read_claude_settings(text: str, path: Path) -> RawSettings:
+    """A Claude Code settings.json's text (``path`` names it in messages), read as JSON."""
+    from agent_core.config.json_nodes import JsonSyntaxError, compose_json
+
+    data = text.encode("utf-8", "replace")
+    try:
+        root = compose_json(text)
+    except JsonSyntaxError as exc:
+        where = f"{exc.line}:{exc.column}"
+        raise _whole_file_problem(path, where, f"invalid JSON: {exc.reason}", data) from None
+    import yaml
+
+    if not isinstance(root, yaml.MappingNode):
+        raise _whole_file_problem(path, "1:1", "expected a JSON object of settings", data)
+    return _FileReader(path, claude=True).read(root, data)

@@ -88,6 +88,7 @@ class RawSettings(msgspec.Struct, omit_defaults=True):
     preload: bool | None = None  # honoured in the user's file only
     limits: dict[str, Any] | None = None
     sandbox: SandboxSettings | None = None
+    env: dict[str, str] | None = None  # for tool commands and hooks, never MewCode's own
     trustedProjects: list[str] | None = None  # honoured in the user's file only
     problems: list[str] = []  # one line per dropped entry: file, line, reason
 
@@ -123,6 +124,7 @@ class Settings(msgspec.Struct):
     hooks: dict[str, Any] = {}
     lsp: dict[str, Any] = {}
     snapshots: dict[str, Any] = {}
+    env: dict[str, str] = {}  # added to tool commands' and hooks' environment, never ours
     limits: Limits = msgspec.field(default_factory=Limits)
     sandbox_network: bool = True  # off when any settings file turns it off
     allow_unsandboxed: bool = False  # read from user settings only

@@ -4,16 +4,16 @@ Claude Code's shape, so its settings load unchanged::
 
     hooks: {PreToolUse: [{matcher: "Edit|Write", hooks: [{type: command, command: "...", timeout: 60}]}]}
 
-Files, in order: the user's (``MEWCODE_HOME/settings.yaml``, ``~/.claude/settings.json``),
-the project's (``.mewcode/settings.yaml``, ``.claude/settings.json``) and the local ones
-(``.mewcode/settings.local.yaml``, ``.claude/settings.local.json``). Project and local
-hooks come from the checkout: they run only once the project is trusted (SPEC §6).
+Files, in the settings' order (config/settings.py): ``~/.claude/settings.json``,
+``MEWCODE_HOME/settings.yaml``, then the project's ``.claude/settings.json``,
+``.mewcode/settings.yaml``, ``.claude/settings.local.json`` and
+``.mewcode/settings.local.yaml``. Project and local hooks come from the checkout:
+they run only once the project is trusted.
 A malformed entry is one problem line naming its file; the rest load.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -148,27 +148,13 @@ def _parse_group(
 
 
 def hook_files(paths: MewcodePaths, user_home: Path) -> list[tuple[Path, Scope]]:
-    """Every file hooks are read from, in order, each once."""
-    project = paths.project
-    candidates: list[tuple[Path, Scope]] = [
-        (paths.user_settings, "user"),
-        (user_home / ".claude" / "settings.json", "user"),
-        (paths.project_settings, "project"),
-        (project / ".claude" / "settings.json", "project"),
-        (paths.local_settings, "local"),
-        (project / ".claude" / "settings.local.json", "local"),
-    ]
-    seen: set[Path] = set()
-    files: list[tuple[Path, Scope]] = []
-    for file, scope in candidates:
-        try:
-            key = file.resolve()
-        except OSError:
-            key = file
-        if key not in seen:  # the project may be the home directory: its files are the user's
-            seen.add(key)
-            files.append((file, scope))
-    return files
+    """Every file hooks are read from, each once, in the settings' merge order."""
+    from agent_core.config.settings import settings_sources
+
+    def scope(file: Path, user: bool) -> Scope:
+        return "user" if user else "local" if ".local." in file.name else "project"
+
+    return [(file, scope(file, user)) for file, user in settings_sources(paths, user_home)]
 
 
 def load_hooks(
@@ -202,12 +188,7 @@ def load_hooks(
             result.waiting_for_trust.extend(changed)
             result.active.extend(h for h in hooks if h not in changed)
         elif scope != "user" and not trusted:
-            result.waiting_for_trust.extend(hooks)
-            if hooks and file.suffix == ".json":  # settings.py reports its own YAML files
-                result.problems.append(
-                    f"{file}: not applied until you trust this project: hooks "
-                    "(trust it in the dialog when mewcode opens, or run with --trust-project)"
-                )
+            result.waiting_for_trust.extend(hooks)  # settings.py says so, file by file
         else:
             result.active.extend(hooks)
     return result
@@ -223,19 +204,8 @@ def project_hooks(paths: MewcodePaths, user_home: Path | None = None) -> list[Ho
 
 
 def _read_hooks_value(file: Path) -> tuple[Any, str | None]:
-    """The file's ``hooks`` value; a problem line only for what settings.py does not report."""
-    if file.suffix == ".json":
-        try:
-            text = file.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return None, None
-        except (OSError, UnicodeDecodeError) as exc:
-            return None, f"{file}: cannot read hooks: {exc}"
-        try:
-            root = json.loads(text)
-        except ValueError as exc:
-            return None, f"{file}: invalid JSON, its hooks are not loaded: {exc}"
-        return (root.get("hooks") if isinstance(root, dict) else None), None
+    """The file's ``hooks`` value (YAML, or Claude Code's JSON); settings.py reports what
+    could not be read."""
     from agent_core.config.settings_file import load_settings_file
     from agent_core.errors import ConfigError
 

@@ -15,7 +15,7 @@ _PLAIN = re.compile(r"[A-Za-z0-9_| -]*")
 
 def matcher_problem(matcher: str) -> str | None:
     """Why ``matcher`` cannot be used (an invalid regular expression), or None."""
-    if _is_plain(matcher):
+    if _is_plain(matcher) or matcher.strip() == "*":
         return None
     try:
         _compiled(matcher)

@@ -1,7 +1,7 @@
 """Runs one hook command: ``sh -c`` in its own process group, JSON on stdin, bounded in time.
 
-The hook runs in the project root with the user's environment (less MewCode's API
-keys) plus ``CLAUDE_PROJECT_DIR`` and ``MEWCODE_PROJECT_DIR``. It is the user's own
+The hook runs in the project root with the user's environment and the settings' ``env``
+(less MewCode's API keys) plus ``CLAUDE_PROJECT_DIR`` and ``MEWCODE_PROJECT_DIR``. It is the user's own
 program: like Claude Code's hooks it runs outside the OS sandbox. At its timeout,
 or when the turn is cancelled, its whole process group is killed.
 """

@@ -57,9 +57,10 @@ DAEMON_VARS = ("TMUX", "TMUX_PANE", "STY", "DBUS_SESSION_BUS_ADDRESS")
 
 
 def shell_env(ctx: ToolContext | None = None) -> dict[str, str]:
-    """The environment commands run with: the user's, minus pagers and prompts that would hang,
-    and minus the variables holding MewCode's own API keys (``withheld_env`` adds to them)."""
-    env = dict(os.environ)
+    """The environment commands run with: the user's and the settings' ``env``, minus pagers
+    and prompts that would hang, and minus the variables holding MewCode's own API keys
+    (``withheld_env`` adds to them)."""
+    env = {**os.environ, **(ctx.state.command_env if ctx else {})}
     withheld = [
         *PROVIDER_KEY_VARS,
         *DAEMON_VARS,

@@ -43,6 +43,7 @@ class SessionToolState:
     bash_output_chars: int = DEFAULT_OUTPUT_CHARS
     bash_timeout_ms: int = DEFAULT_TIMEOUT_MS
     withheld_env: tuple[str, ...] = ()  # variables commands never see (the session's API key)
+    command_env: dict[str, str] = field(default_factory=dict)  # the settings' env for commands
     sandbox_policy: SandboxPolicy | None = None  # None runs commands unconfined
     web: WebAccess = field(default_factory=WebAccess)  # what WebFetch may reach
     shells: ShellRegistry = field(default_factory=ShellRegistry)

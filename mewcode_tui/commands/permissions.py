@@ -10,7 +10,10 @@ USAGE = "[remove N]"
 def rules_listing(rules: list) -> str:
     """Numbered rules with their kind and the file (or 'session') they came from."""
     if not rules:
-        return "No permission rules. Approve a call with 'always' or edit settings.yaml to add one."
+        return (
+            "No permission rules. Approve a call with 'always', or add one to a settings file"
+            " (.mewcode/settings.yaml, .claude/settings.json...)."
+        )
     lines = ["Permission rules (remove one with /permissions remove N):"]
     for number, entry in enumerate(rules, start=1):
         lines.append(f"  {number:>2}. {entry.kind:<5} {entry.rule}  — {entry.source}")
@@ -35,7 +38,7 @@ def permissions(host: CommandHost, args: str) -> None:
         host.say(f"No rule {number}: there are {len(rules)}.", "warning")
         return
     entry = rules[number - 1]
-    if entry.source == "cli":
+    if entry.source in ("cli", "--settings"):
         host.say("That rule came from the command line; restart without it.", "warning")
         return
     try:

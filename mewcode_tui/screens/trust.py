@@ -29,10 +29,10 @@ from mewcode_tui.screens.guarded_modal import DEFAULT_KEY_GUARD, GuardedModal
 TrustAnswer = Literal["trust", "restricted", "quit"]
 
 EXPLANATION = (
-    "Settings in a folder's .mewcode/ come from whoever wrote it. Until you trust it they "
-    "can only make MewCode stricter: deny and ask rules and a stricter mode apply; allow "
-    "rules, looser modes, extra directories, hooks and MCP servers wait. Where your API "
-    "key is sent is never read from a folder."
+    "Settings in a folder's .mewcode/ and .claude/ come from whoever wrote it. Until you "
+    "trust it they can only make MewCode stricter: deny and ask rules and a stricter mode "
+    "apply; allow rules, looser modes, extra directories, env, model, hooks and MCP "
+    "servers wait. Where your API key is sent is never read from a folder."
 )
 RETRUST_TITLE = "Programs in this folder changed since you trusted it"
 RETRUST_EXPLANATION = (

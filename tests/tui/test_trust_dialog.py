@@ -7,6 +7,8 @@ and says what was skipped; keys typed before the guard ends do nothing.
 
 from __future__ import annotations
 
+import json
+
 import yaml
 
 from agent_core.agent.runtime import Runtime, RuntimeOptions
@@ -207,3 +209,25 @@ async def test_a_changed_hook_in_a_trusted_project_is_asked_about_again(
         await wait_until(pilot, lambda: screen.runtime is not None)
         await wait_until(pilot, witness.exists)  # trusted now: the SessionStart hook runs
     assert not needs_trust_dialog(paths, load_settings(paths))
+
+
+async def test_the_dialog_lists_what_claude_code_files_set_that_waits(paths, project) -> None:
+    # The issue: a folder whose only setting is a .claude hook showed "Nothing yet", and
+    # "Not now" then warned that hooks wait for trust.
+    claude = project / ".claude"
+    claude.mkdir()
+    hook = {"type": "command", "command": "echo hi"}
+    settings = {
+        "hooks": {"Stop": [{"matcher": "*", "hooks": [hook]}]},
+        "env": {"A": "1"},
+        "permissions": {"allow": ["Bash(make:*)"]},
+    }
+    (claude / "settings.json").write_text(json.dumps(settings))
+    (claude / "settings.local.json").write_text('{"model": "theirs"}')
+    app = make_app(paths, project)
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = await open_dialog(pilot, app)
+        shown = str(dialog.query_one("#skipped Static").render())
+        assert "Nothing yet" not in shown
+        assert ".claude/settings.json: permissions.allow (1 rule), env, hooks" in shown
+        assert ".claude/settings.local.json: model" in shown

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agent_core.hooks.config import HookCommand, parse_hooks
+from agent_core.hooks.config import HookCommand, load_hooks, parse_hooks
 from agent_core.hooks.matcher import matcher_problem, matches
 from agent_core.hooks.outcome import HookOutcome, HookRun, combine, interpret
 
@@ -217,3 +217,22 @@ def test_parse_hooks_keeps_good_entries_and_names_bad_ones() -> None:
     assert "SubagentStop: not an event MewCode runs" in joined
     assert "Notification: expected a list" in joined
     assert parse_hooks(["x"], "f") == ([], ["f: hooks: expected a mapping of event names to lists"])
+
+
+@pytest.mark.parametrize("matcher", ["*", " * ", ""])
+def test_star_and_empty_matchers_are_valid_and_match_everything(matcher: str) -> None:
+    # The issue: "*" was rejected as "not a valid regular expression".
+    assert matcher_problem(matcher) is None
+    assert all(matches(matcher, name) for name in ("Bash", "mcp__github__x", "startup"))
+
+
+def test_a_star_matcher_from_a_claude_code_file_loads(paths) -> None:
+    claude = paths.project / ".claude"
+    claude.mkdir()
+    (claude / "settings.json").write_text(
+        '{"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [{"type": "command",'
+        ' "command": "true"}]}, {"hooks": [{"type": "command", "command": "false"}]}]}}'
+    )
+    found = load_hooks(paths, trusted=True)
+    assert found.problems == []
+    assert [(h.matcher, h.command) for h in found.active] == [("*", "true"), ("", "false")]
