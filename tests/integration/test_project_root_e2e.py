@@ -109,3 +109,23 @@ def test_mcp_list_from_a_subfolder_lists_the_roots_servers(repo) -> None:
     assert "Traceback" not in proc.stderr, proc.stderr
     rows = [line.split() for line in proc.stdout.splitlines()]
     assert any(r[:3] == ["rootserver", "stdio", "project"] for r in rows), proc.stdout
+
+
+def test_p_sends_a_claude_commands_expanded_prompt_from_a_subfolder(fake_llm, repo) -> None:
+    folder = repo / ".claude" / "commands"
+    (folder / "frontend").mkdir(parents=True)
+    (folder / "greet.md").write_text(
+        "---\ndescription: Greet\nallowed-tools: Bash\n---\nSay hello to $ARGUMENTS.\n!`date`\n"
+    )
+    (folder / "frontend" / "component.md").write_text("Create the $1 component in $2.")
+    fake_llm.script([{"text": "Hello Ada"}, {"text": "made"}])
+    env = fake_llm.env("anthropic")
+    proc = headless_process(["-p", "/greet Ada"], env, repo / "sub")
+    assert proc.returncode == 0, proc.stderr
+    sent_prompt = json.dumps(fake_llm.requests[0].body["messages"][-1])
+    assert "Say hello to Ada." in sent_prompt and "/greet" not in sent_prompt
+    assert "allowed-tools not supported: /greet runs with the session's" in proc.stderr
+    assert "/greet: its !`command` lines are not run" in proc.stderr
+    proc = headless_process(["-p", "/frontend:component Button src/ui"], env, repo)
+    assert proc.returncode == 0, proc.stderr
+    assert "Create the Button component in src/ui." in json.dumps(fake_llm.requests[-1].body)
