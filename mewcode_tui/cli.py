@@ -233,6 +233,7 @@ def start_flags(args: argparse.Namespace) -> StartFlags:
 def headless_command(args: argparse.Namespace) -> int:
     from agent_core.agent.runtime import Runtime
     from agent_core.llm.factory import detect_provider, make_provider
+    from mewcode_tui.command_prompt import command_prompt
     from mewcode_tui.headless import run_headless
     from mewcode_tui.session_start import runtime_options
 
@@ -245,6 +246,9 @@ def headless_command(args: argparse.Namespace) -> int:
         return fail("--resume needs a session id with -p (or use --continue for the latest)", 2)
     flags = start_flags(args)
     cwd, paths, settings = _setup(args)
+    prompt, notices = command_prompt(prompt, paths)
+    for notice in notices:
+        warn(notice)
     name = flags.provider or detect_provider(settings, os.environ)
     if name is None:
         return fail(

@@ -44,6 +44,7 @@ from agent_core.context.manager import CompactionOutcome, ContextManager
 from agent_core.errors import ChannelClosed, MewCodeError
 from agent_core.hooks.session_hooks import SessionHooks, TurnHooks
 from agent_core.llm.pricing import model_info
+from agent_core.memory.files import MemoryReach, session_reach
 from agent_core.memory.long_term import LongTermMemory
 from agent_core.messages import Message
 from agent_core.modes import MODES
@@ -285,7 +286,7 @@ class Runtime(SessionFigures):
         facts = await turn_facts(
             self.cwd,
             self.sandbox_policy,
-            self.opts.paths.home,
+            self.memory_reach(),
             self.prompt_contexts,
             prompt,
             self._overhead_tokens,
@@ -302,6 +303,15 @@ class Runtime(SessionFigures):
             max_tokens=self.settings.limits.max_output_tokens,
             emit=emit,
             before_compaction=lambda: self.hooks.compacting("auto", "", emit),
+        )
+
+    def memory_reach(self) -> MemoryReach:
+        """Where this session's memory files are found and their imports may lead."""
+        return session_reach(
+            self.opts.paths,
+            self.cwd,
+            self.settings.additional_directories,
+            self.sandbox_policy.hidden,
         )
 
     def set_mode(self, mode: str) -> None:

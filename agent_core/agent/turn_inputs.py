@@ -18,7 +18,7 @@ from agent_core.agent.prompt import git_summary
 from agent_core.agent.prompt_context import PromptContext
 from agent_core.agent.request_builder import TurnFacts
 from agent_core.config.settings import Limits
-from agent_core.memory.files import load_memory
+from agent_core.memory.files import MemoryReach, load_memory
 from agent_core.messages import TextBlock, user_text
 from agent_core.sandbox.policy import SandboxPolicy
 from agent_core.session.store import SessionStore
@@ -45,7 +45,7 @@ async def prompt_attachments(
 async def turn_facts(
     cwd: Path,
     policy: SandboxPolicy,
-    home: Path,
+    reach: MemoryReach,
     contexts: Sequence[PromptContext],
     prompt: str,
     overhead_tokens: Callable[[], int],
@@ -54,7 +54,7 @@ async def turn_facts(
     block for ``prompt``, read in threads at once."""
     git, memory, *chosen = await asyncio.gather(
         asyncio.to_thread(git_summary, cwd, policy),
-        asyncio.to_thread(load_memory, home, cwd),
+        asyncio.to_thread(load_memory, reach),
         *(asyncio.to_thread(c.block_for, prompt) for c in contexts),
     )
     return TurnFacts(git, memory, overhead_tokens(), chosen)

@@ -9,17 +9,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from agent_core.config.project_root import find_project_root
+
 
 @dataclass(frozen=True)
 class MewcodePaths:
     home: Path  # MEWCODE_HOME, default ~/.mewcode
-    project: Path  # the project root (cwd)
+    project: Path  # the project root (project_root.py), which may hold the start folder
 
     @classmethod
-    def from_env(cls, project: Path, env: Mapping[str, str] | None = None) -> MewcodePaths:
+    def from_env(cls, start: Path, env: Mapping[str, str] | None = None) -> MewcodePaths:
+        """The paths for a session started in ``start``: its project root found upwards."""
         source = os.environ if env is None else env
-        home = Path(source.get("MEWCODE_HOME") or Path.home() / ".mewcode").expanduser()
-        return cls(home=home, project=project.resolve())
+        user_home = Path(source.get("HOME") or Path.home())
+        home = Path(source.get("MEWCODE_HOME") or user_home / ".mewcode").expanduser()
+        return cls(home=home, project=find_project_root(start, user_home, home))
 
     @property
     def project_key(self) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from agent_core.memory.files import memory_files
+from agent_core.memory.files import MemoryReach, collect_memory, session_reach
 from agent_core.memory.long_term import GLOBAL, LongTermMemory, MemoryScope
 from agent_core.memory.recall import Fact
 from agent_core.memory.store import MemoryUnavailable
@@ -41,10 +41,27 @@ def _facts_text(facts: Sequence[Fact], now: float) -> list[str]:
     return [f"  {fact_line(f, now)}" for f in facts]
 
 
+def memory_reach(host: CommandHost) -> MemoryReach:
+    """The session's reach; before it has started, the project root's with the default
+    hidden paths."""
+    runtime = host.runtime
+    if runtime is not None:
+        return session_reach(
+            host.paths, runtime.cwd, host.settings.additional_directories,
+            runtime.sandbox_policy.hidden,
+        )  # fmt: skip
+    return session_reach(host.paths, host.paths.project, host.settings.additional_directories, ())
+
+
 def _listing(host: CommandHost, memory: LongTermMemory) -> str:
     lines = ["File memory (loaded every session):"]
-    files = memory_files(host.paths.home, host.paths.project)
-    lines += [f"  {short_path(p)}" for p in files] or ["  none (MEWCODE.md, AGENTS.md, CLAUDE.md)"]
+    loaded = collect_memory(memory_reach(host))
+    lines += [
+        f"  {short_path(f.path)}"
+        + (f" (imported by {short_path(f.imported_by)})" if f.imported_by else "")
+        for f in loaded.files
+    ] or ["  none (MEWCODE.md, AGENTS.md, CLAUDE.md, CLAUDE.local.md)"]
+    lines += [f"  skipped: {notice}" for notice in loaded.notices]
     facts = memory.listing()
     where = short_path(memory.store.path)
     lines.append(f"Long-term memory ({where}): {len(facts)} for this project and global")

@@ -1,26 +1,21 @@
 """Prompt-injecting commands: /review, /init, and custom commands from Markdown files.
 
-A custom command is ``.mewcode/commands/NAME.md`` (project) or
-``MEWCODE_HOME/commands/NAME.md`` (user); its body is the prompt, with
-``$ARGUMENTS`` replaced by what follows the command. Optional YAML front
-matter may give a ``description``.
+Custom commands are Markdown files in MewCode's and Claude Code's command folders;
+agent_core.custom_commands reads and expands them (``mewcode -p`` uses it too).
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import yaml
-
+from agent_core.custom_commands import CommandFile, expand_command, load_command_files
 from mewcode_tui.commands.registry import CommandHost, SlashCommand
 
 if TYPE_CHECKING:
     from agent_core.sandbox.policy import SandboxPolicy
 
 MAX_DIFF_CHARS = 60_000
-_NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
 
 REVIEW_PROMPT = """Review the following uncommitted changes in this repository.
 Point out bugs, risky edge cases, missing tests and unclear code, most important first,
@@ -88,56 +83,23 @@ async def init(host: CommandHost, args: str) -> None:
     await host.send_prompt(INIT_PROMPT + extra, shown="/init " + args)
 
 
-def split_front_matter(text: str) -> tuple[dict, str]:
-    """YAML front matter (if any) and the body of a Markdown command file."""
-    if text.startswith("---\n"):
-        end = text.find("\n---", 4)
-        if end > 0:
-            try:
-                meta = yaml.safe_load(text[4:end]) or {}
-            except yaml.YAMLError:
-                meta = {}
-            body = text[end + 4 :].lstrip("\n")
-            return (meta if isinstance(meta, dict) else {}), body
-    return {}, text
-
-
-def expand_arguments(template: str, args: str) -> str:
-    """Substitute ``$ARGUMENTS``; append the arguments when the template has no slot."""
-    if "$ARGUMENTS" in template:
-        return template.replace("$ARGUMENTS", args)
-    return f"{template.rstrip()}\n\n{args}" if args else template
-
-
-def custom_command(path: Path) -> SlashCommand | None:
-    """A prompt command from one Markdown file; None when unreadable or badly named."""
-    name = path.stem.lower()
-    if not _NAME.match(name):
-        return None
-    try:
-        meta, body = split_front_matter(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError):
-        return None
-    first_line = next((ln.strip("# ").strip() for ln in body.splitlines() if ln.strip()), "")
-    description = str(meta.get("description") or first_line or "Custom command")[:80]
+def custom_command(file: CommandFile) -> SlashCommand:
+    """A prompt command from one command file (agent_core.custom_commands)."""
 
     async def run(host: CommandHost, args: str) -> None:
-        await host.send_prompt(expand_arguments(body, args), shown=f"/{name} {args}".rstrip())
+        prompt, notices = expand_command(file.body, args)
+        for notice in notices:
+            host.say(f"/{file.name}: {notice}", "warning")
+        await host.send_prompt(prompt, shown=f"/{file.name} {args}".rstrip())
 
-    return SlashCommand(name, "prompt", description, run, "[ARGS]")
+    hint = file.argument_hint or "[ARGS]"
+    return SlashCommand(file.name, "prompt", file.description, run, hint)
 
 
-def load_custom_commands(folders: list[Path]) -> list[SlashCommand]:
-    """Commands from ``*.md`` in each folder; later folders win on name clashes."""
-    found: dict[str, SlashCommand] = {}
-    for folder in folders:
-        if not folder.is_dir():
-            continue
-        for path in sorted(folder.glob("*.md")):
-            command = custom_command(path)
-            if command is not None:
-                found[command.name] = command
-    return list(found.values())
+def load_custom_commands(folders: list[Path]) -> tuple[list[SlashCommand], list[str]]:
+    """The commands in ``folders`` (later folders win a name), and notices about them."""
+    found = load_command_files(folders)
+    return [custom_command(f) for f in found.commands.values()], found.notices
 
 
 COMMANDS = [

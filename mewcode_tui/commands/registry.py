@@ -12,6 +12,8 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from agent_core.custom_commands import parse_invocation
+
 if TYPE_CHECKING:
     from textual.app import App
 
@@ -95,13 +97,7 @@ class SlashCommand:
 
 def parse_command(text: str) -> tuple[str, str] | None:
     """'/name rest of line' -> ('name', 'rest of line'); None if not a command."""
-    stripped = text.strip()
-    if not stripped.startswith("/") or stripped.startswith("//"):
-        return None
-    head, _, args = stripped[1:].partition(" ")
-    if not head or "/" in head:
-        return None  # '/usr/bin/x' is a path, not a command
-    return head.lower(), args.strip()
+    return parse_invocation(text)
 
 
 class CommandRegistry:
@@ -110,6 +106,7 @@ class CommandRegistry:
     def __init__(self) -> None:
         self._commands: dict[str, SlashCommand] = {}
         self.shadowed: list[str] = []  # custom commands left out: a built-in has the name
+        self.notices: list[str] = []  # about custom command files (front matter not applied)
 
     def register(self, command: SlashCommand) -> None:
         self._commands[command.name] = command

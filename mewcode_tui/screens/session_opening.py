@@ -87,6 +87,14 @@ class SessionOpeningScreen(Screen):
         self.status.skills = len(skills)
         return build_registry(self.paths, skills)
 
+    def say_command_notices(self, registry: CommandRegistry) -> None:
+        """What the custom command files did not get, said once a session."""
+        if registry.shadowed:
+            names = ", ".join(f"/{n}" for n in registry.shadowed)
+            self.say(f"Custom commands not loaded (a built-in has the name): {names}", "warning")
+        for notice in registry.notices:
+            self.say(notice, "warning")
+
     def begin(self) -> None:
         """Ask whether to trust an untrusted project, then for a provider on first run; start."""
         if self.options.ask_trust:
@@ -178,6 +186,7 @@ class SessionOpeningScreen(Screen):
         self.status.phase = "idle"
         self.refresh_status()
         self._registry = self.load_commands()  # after the first frame: skills are read from disk
+        self.say_command_notices(self._registry)
         runtime.start_mcp()  # after the first frame: servers connect in the background
         if runtime.history:
             restored = transcript_from_history(runtime.history, runtime.saved_views)

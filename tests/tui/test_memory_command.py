@@ -78,3 +78,26 @@ async def test_memory_with_a_corrupt_file_says_which_file(make_app, project, pat
         warning = notices(screen)[-1]
         assert warning.startswith(f"{db}: ") and "off for this session" in warning
         assert db.read_bytes() == b"not a database\n" * 100
+
+
+async def test_memory_lists_imports_and_the_imports_it_skipped(make_app, project):
+    import os
+    from pathlib import Path
+
+    home = Path(os.environ["HOME"])
+    (home / ".ssh").mkdir()
+    (home / ".ssh" / "id_rsa").write_text("key")
+    (project / "docs").mkdir()
+    (project / "docs" / "style.md").write_text("Tabs.")
+    (project / "CLAUDE.md").write_text("@docs/style.md and @~/.ssh/id_rsa")
+    app = make_app(FakeRuntime(project))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await start(pilot, app)
+        await run(pilot, screen, "/memory")
+        lines = notices(screen)[-1].splitlines()
+        assert lines[1].endswith("CLAUDE.md")
+        assert lines[2].endswith("docs/style.md (imported by " + lines[1].strip() + ")")
+        assert lines[3] == (
+            "  skipped: CLAUDE.md: @~/.ssh/id_rsa not imported: a hidden path "
+            "(credentials, MewCode's own files or a Read deny rule)"
+        )

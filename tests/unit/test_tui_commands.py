@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from agent_core.config.paths import MewcodePaths
+from agent_core.custom_commands import expand_command
 from mewcode_tui.commands import build_registry
 from mewcode_tui.commands.info import help_text
-from mewcode_tui.commands.prompts import expand_arguments, load_custom_commands
+from mewcode_tui.commands.prompts import load_custom_commands
 from mewcode_tui.commands.registry import parse_command
 from mewcode_tui.widgets.status_bar import compact_number, context_bar
 
@@ -27,13 +28,13 @@ def test_custom_commands_from_markdown(tmp_path: Path):
     )
     (folder / "plain.md").write_text("# Tidy imports\nSort the imports.\n")
     (folder / "Bad Name.md").write_text("ignored")
-    commands = {c.name: c for c in load_custom_commands([folder])}
+    commands = {c.name: c for c in load_custom_commands([folder])[0]}
     assert set(commands) == {"fix-issue", "plain"}
     assert commands["fix-issue"].description == "Fix a GitHub issue"
     assert commands["plain"].description == "Tidy imports"
     assert commands["fix-issue"].kind == "prompt"
-    assert expand_arguments("Fix #$ARGUMENTS now.", "42") == "Fix #42 now."
-    assert expand_arguments("Sort.", "src/") == "Sort.\n\nsrc/"
+    assert expand_command("Fix #$ARGUMENTS now.", "42") == ("Fix #42 now.", [])
+    assert expand_command("Sort.", "src/") == ("Sort.\n\nsrc/", [])
 
 
 def test_registry_has_the_four_kinds_and_help_lists_them(tmp_path: Path):

@@ -1,0 +1,41 @@
+"""`mewcode -p "/greet Ada"`: a custom command's prompt, expanded as the UI expands it.
+
+Kept free of Textual (the headless path stays light): the built-in names are listed
+here, and a test holds the list equal to the UI's registry.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agent_core.config.paths import MewcodePaths
+from agent_core.custom_commands import (
+    command_folders,
+    expand_command,
+    load_command_files,
+    parse_invocation,
+)
+
+BUILTIN_NAMES = frozenset({
+    "clear", "compact", "context", "cost", "exit", "help", "hooks", "init", "mcp", "memory",
+    "mode", "model", "permissions", "plan", "resume", "review", "skills", "status", "theme",
+})  # fmt: skip
+
+
+def command_prompt(
+    prompt: str, paths: MewcodePaths, user_home: Path | None = None
+) -> tuple[str, list[str]]:
+    """(what to send, notices): ``prompt`` expanded when it calls a custom command,
+    else unchanged (a built-in's name is never a custom command's)."""
+    parsed = parse_invocation(prompt)
+    if parsed is None or parsed[0] in BUILTIN_NAMES:
+        return prompt, []
+    name, args = parsed
+    home = user_home if user_home is not None else Path.home()
+    found = load_command_files(command_folders(paths.home, home, paths.project))
+    command = found.commands.get(name)
+    if command is None:
+        return prompt, []
+    text, notices = expand_command(command.body, args)
+    told = [n for n in found.notices if n.startswith(f"{command.path}:")]
+    return text, [*told, *(f"/{name}: {n}" for n in notices)]
