@@ -142,30 +142,42 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    """The parsed command line, with a prompt the rule flags swallowed given back."""
+    """The parsed command line, with a prompt ``--allowedTools`` swallowed given back."""
     args = build_parser().parse_args(argv)
     if args.prompt is None:
-        value = prompt_after_rules(argv)
-        if value is not None and args.allowed[-1:] == [value] and not _is_rule_list(value):
-            args.allowed.pop()
-            args.prompt = value
+        index = swallowed_prompt_index(argv)
+        if index is not None and index < len(args.allowed):
+            value = args.allowed[index]
+            if not _is_rule_list(value):
+                del args.allowed[index]
+                args.prompt = value
     return args
 
 
-def prompt_after_rules(argv: list[str]) -> str | None:
-    """The last argument when argv ends with ``--allowedTools``' values (no ``--`` and no
-    option after them): the one value that may be the prompt."""
-    last = None
-    for i, arg in enumerate(argv):
+def swallowed_prompt_index(argv: list[str]) -> int | None:
+    """Where, in the parsed ``allowed`` list, the last value of the last ``--allowedTools``
+    group sits (the one value that may be a prompt); None when there is none."""
+    taken = 0  # values the allow groups took so far
+    last: int | None = None
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
         if arg == "--":
-            return None
-        if arg in RULE_FLAGS:
-            last = i
-    if last is None or last == len(argv) - 1:
-        return None
-    if argv[last] not in ALLOW_FLAGS or any(a.startswith("-") for a in argv[last + 1 :]):
-        return None
-    return argv[-1]
+            break
+        if any(arg.startswith(f"{flag}=") for flag in ALLOW_FLAGS):
+            taken += 1
+            last = None  # one value, given with "=": never a prompt
+        elif arg in ALLOW_FLAGS:
+            j = i + 1
+            while j < len(argv) and not argv[j].startswith("-"):
+                j += 1
+            if j > i + 1:
+                taken += j - i - 1
+                last = taken - 1
+            i = j
+            continue
+        i += 1
+    return last
 
 
 def _is_rule_list(value: str) -> bool:
