@@ -13,78 +13,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agent_core.errors import MewCodeError
-from agent_core.llm.catalog import PROVIDER_NAMES
-from agent_core.modes import MODES
+from mewcode_tui.cli_parser import FORMATS, build_parser, parse_args
+from mewcode_tui.piped_input import joined_prompt, keys_from_terminal, piped_stdin_fd, read_piped
 
 if TYPE_CHECKING:
+    from agent_core.config.settings import Settings
+    from agent_core.mcp.cli_config import CliMcpConfig
     from mewcode_tui.session_start import StartFlags
 
 SUBCOMMANDS = ("permissions", "sandbox")
-FORMATS = ("text", "json", "stream-json")
-
-
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="mewcode",
-        description="MewCode: a terminal AI coding agent. Without -p, opens the full-screen UI.",
-        epilog="Subcommands: mewcode permissions check TOOL 'JSON' [--mode M] [--trust-project] · "
-        "mewcode sandbox check",
-    )
-    p.add_argument("prompt", nargs="?", help="prompt (with -p), or the first message in the UI")
-    p.add_argument(
-        "-p",
-        "--print",
-        dest="headless",
-        action="store_true",
-        help="headless: run the prompt, print the answer and exit (stdin if no prompt)",
-    )
-    p.add_argument("--output-format", choices=FORMATS, default="text")
-    p.add_argument("--permission-mode", choices=MODES)
-    p.add_argument(
-        "--allowedTools",
-        "--allowed-tools",
-        dest="allowed",
-        action="append",
-        default=[],
-        help='rules to allow, e.g. "Bash(git:*) Edit"',
-    )
-    p.add_argument(
-        "--disallowedTools",
-        "--disallowed-tools",
-        dest="disallowed",
-        action="append",
-        default=[],
-        help="rules to deny",
-    )
-    p.add_argument("--max-turns", type=int, help="maximum model rounds for this turn")
-    p.add_argument("--model")
-    p.add_argument("--provider", choices=PROVIDER_NAMES)
-    p.add_argument("--demo", action="store_true", help="use the offline demo provider")
-    p.add_argument(
-        "-c",
-        "--continue",
-        dest="continue_latest",
-        action="store_true",
-        help="continue the latest session of this project",
-    )
-    p.add_argument(
-        "-r",
-        "--resume",
-        metavar="ID",
-        nargs="?",
-        const="",
-        default=None,
-        help="resume a session by id (in the UI, no id opens a picker)",
-    )
-    p.add_argument("--cwd", help="project directory (default: the current directory)")
-    p.add_argument("--inline", action="store_true", help="run the UI inline, not full-screen")
-    p.add_argument(
-        "--trust-project",
-        action="store_true",
-        help="trust this project's .mewcode settings for this run (not recorded; "
-        "the UI's trust dialog records it)",
-    )
-    return p
+__all__ = ["FORMATS", "build_parser", "main", "start_flags"]
 
 
 @contextlib.contextmanager
@@ -167,7 +105,12 @@ def main(argv: list[str] | None = None) -> int:
             from mewcode_tui.preload.command import preload_command
 
             return preload_command(argv[1:])
-        args = build_parser().parse_args(argv)
+        args = parse_args(argv)
+        if args.version:
+            from mewcode_tui.version import version_line
+
+            print(version_line())
+            return 0
         with commands_die_with_mewcode():
             if args.headless:
                 return headless_command(args)
@@ -193,23 +136,25 @@ def _stdout_to_devnull() -> None:
         os.close(devnull)
 
 
-def _setup(args: argparse.Namespace):
+def _setup(args: argparse.Namespace, flags: StartFlags | None = None):
     from agent_core.config.paths import MewcodePaths
-    from agent_core.config.settings import load_settings
     from mewcode_tui.debug_log import setup_debug_log
+    from mewcode_tui.session_start import StartFlags, load_run_settings
 
+    flags = flags or StartFlags()
     cwd = resolve_cwd(args.cwd)
     paths = MewcodePaths.from_env(cwd)
     setup_debug_log(paths.home)
     # PermissionsUnreadable (a ConfigError) stops here, before anything runs.
-    settings = load_settings(paths, trust_project=getattr(args, "trust_project", False))
+    trust = getattr(args, "trust_project", False)
+    settings = load_run_settings(paths, flags, trust_project=trust)
     wanted = "demo" if getattr(args, "demo", False) else getattr(args, "provider", None)
     if (wanted or settings.provider) == "demo":
         from agent_core.llm.demo_workspace import open_demo_workspace
 
         # The demo works in a scratch copy, trusted: it holds none of the project's settings.
         paths = open_demo_workspace(paths)
-        return paths.project, paths, load_settings(paths, trust_project=True)
+        return paths.project, paths, load_run_settings(paths, flags, trust_project=True)
     return cwd, paths, settings
 
 
@@ -220,14 +165,62 @@ def start_flags(args: argparse.Namespace) -> StartFlags:
 
     if args.max_turns is not None and args.max_turns < 1:
         raise MewCodeError(f"--max-turns {args.max_turns}: expected a number of rounds, 1 or more")
+    mode = args.permission_mode
+    if args.skip_permissions:
+        if mode not in (None, "bypassPermissions"):
+            raise MewCodeError(
+                f"--dangerously-skip-permissions and --permission-mode {mode} disagree: pick one"
+            )
+        mode = "bypassPermissions"
+    if args.strict_mcp_config and not args.mcp_configs:
+        raise MewCodeError("--strict-mcp-config needs --mcp-config: it uses only those servers")
     return StartFlags(
         provider="demo" if args.demo else args.provider,
         model=args.model,
-        mode=args.permission_mode,
+        mode=mode,
         # A bad rule stops here with a one-line error, before anything runs.
         rules=tuple(cli_rules(args.allowed, args.disallowed)),
         max_turns=args.max_turns,
+        add_dirs=tuple(str(added_dir(raw)) for raw in args.add_dirs),
+        system_prompt=args.system_prompt,
+        append_system_prompt=args.append_system_prompt,
+        mcp=tuple(cli_mcp_configs(args.mcp_configs)),
+        strict_mcp=args.strict_mcp_config,
+        settings_arg=args.settings,
     )
+
+
+def added_dir(raw: str) -> Path:
+    """An ``--add-dir`` folder, absolute (relative to the current directory, as a shell's)."""
+    try:
+        folder = Path(raw).expanduser().resolve()
+    except (OSError, RuntimeError) as exc:
+        raise MewCodeError(f"--add-dir {raw}: {exc}") from None
+    if not folder.is_dir():
+        what = "not a directory" if folder.exists() else "no such directory"
+        raise MewCodeError(f"--add-dir {raw}: {what}")
+    return folder
+
+
+def cli_mcp_configs(values: list[str]) -> list[CliMcpConfig]:
+    """Each ``--mcp-config`` value read and checked whole (ConfigError on the first problem)."""
+    if not values:
+        return []
+    from agent_core.mcp.cli_config import read_cli_mcp_config
+
+    cwd = resolve_cwd(None)
+    return [read_cli_mcp_config(v, cwd, Path.home(), os.environ) for v in values]
+
+
+def refuse_bypass(mode: str, settings: Settings) -> None:
+    """Stop before anything opens when bypassPermissions may not run here (no boundary)."""
+    if mode != "bypassPermissions":
+        return
+    from agent_core.sandbox import sandbox_status
+    from agent_core.sandbox.session import unsandboxed_bypass_error
+
+    if refusal := unsandboxed_bypass_error(mode, settings, sandbox_status()):
+        raise refusal
 
 
 def headless_command(args: argparse.Namespace) -> int:
@@ -237,15 +230,24 @@ def headless_command(args: argparse.Namespace) -> int:
     from mewcode_tui.headless import run_headless
     from mewcode_tui.session_start import runtime_options
 
-    prompt = args.prompt
-    if prompt is None and not sys.stdin.isatty():
-        prompt = sys.stdin.read()
+    prompt, notice = prompt_with_stdin(args.prompt)
     if not prompt or not prompt.strip():
-        return fail('no prompt: pass it as an argument (mewcode -p "...") or on stdin', 2)
+        return fail(
+            'no prompt: pass it as an argument (mewcode -p "...") or on stdin'
+            + (
+                "; a prompt after --allowedTools is read as a rule: end them with --"
+                if args.allowed
+                else ""
+            ),
+            2,
+        )
     if args.resume == "":
         return fail("--resume needs a session id with -p (or use --continue for the latest)", 2)
     flags = start_flags(args)
-    cwd, paths, settings = _setup(args)
+    if notice:
+        warn(notice)
+    cwd, paths, settings = _setup(args, flags)
+    refuse_bypass(flags.mode or settings.default_mode, settings)
     prompt, notices = command_prompt(prompt, paths)
     for notice in notices:
         warn(notice)
@@ -278,19 +280,39 @@ def headless_command(args: argparse.Namespace) -> int:
                 await opts.mcp.aclose()
             raise
         try:
-            return await run_headless(runtime, prompt, args.output_format)
+            return await run_headless(runtime, prompt, args.output_format, verbose=args.verbose)
         finally:
             await runtime.close()  # stops the MCP servers too: no child outlives -p
 
     return asyncio.run(go())
 
 
+def prompt_with_stdin(prompt: str | None) -> tuple[str | None, str | None]:
+    """The prompt with what was piped on stdin after it; (prompt, notice about the pipe)."""
+    fd = piped_stdin_fd()
+    if fd is None:
+        return prompt, None
+    piped = read_piped(fd, on_wait=lambda: warn(STDIN_WAIT))
+    return joined_prompt(prompt, piped.text), piped.notice
+
+
+STDIN_WAIT = "waiting for stdin to end (run with </dev/null to leave it out)"
+
+
 def tui_command(args: argparse.Namespace) -> int:
     from mewcode_tui.app_runner import TuiOptions, run_tui
     from mewcode_tui.session_start import needs_trust_dialog, options_for
 
+    prompt, notice = args.prompt, None
+    if piped_stdin_fd() is not None:
+        # The piped text is the first message; the keys come from the terminal itself.
+        prompt, notice = prompt_with_stdin(args.prompt)
+        keys_from_terminal()
     flags = start_flags(args)
-    cwd, paths, settings = _setup(args)
+    cwd, paths, settings = _setup(args, flags)
+    refuse_bypass(flags.mode or settings.default_mode, settings)
+    if notice:
+        warn(notice)
     options = TuiOptions(
         cwd=cwd,
         paths=paths,
@@ -299,7 +321,7 @@ def tui_command(args: argparse.Namespace) -> int:
         resume_id=args.resume,
         continue_latest=args.continue_latest,
         demo=args.demo,
-        prompt=args.prompt,
+        prompt=prompt,
         flags=flags,
         ask_trust=needs_trust_dialog(paths, settings),
     )

@@ -18,8 +18,18 @@ IDLE_ENV = "MEWCODE_PRELOAD_IDLE_MIN"  # minutes a server waits for its next com
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv in (["--version"], ["-v"]):  # answered at once: no server, no runtime
+        from mewcode_tui.version import version_line
+
+        print(version_line())
+        return 0
     if argv[:1] == ["preload"]:  # managing the server never goes through it
         return _in_process(argv)
+    if _piped_to_ui(argv):
+        # The UI reads its keys from /dev/tty then, which the server's child cannot open.
+        code = _in_process(argv)
+        _log_fallback("stdin is not a terminal and the UI was asked for")
+        return code
     try:
         return run(argv)
     except Fallback as fallback:
@@ -35,6 +45,16 @@ def _in_process(argv: list[str]) -> int:
     from mewcode_tui.cli import main as cli_main
 
     return cli_main(argv)
+
+
+def _piped_to_ui(argv: list[str]) -> bool:
+    """Text is piped in and no ``-p``: the UI runs here, with keys from /dev/tty."""
+    if "-p" in argv or "--print" in argv or argv[:1] in (["mcp"], ["sandbox"], ["permissions"]):
+        return False
+    try:
+        return not os.isatty(0)
+    except OSError:
+        return False
 
 
 def _log_fallback(reason: str) -> None:

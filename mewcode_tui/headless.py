@@ -20,6 +20,7 @@ import msgspec
 from agent_core import events as ev
 from agent_core.channel import RendezvousChannel
 from agent_core.terminal_text import visible_text
+from mewcode_tui.verbose_trail import VerboseTrail
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -80,11 +81,23 @@ def usage_json(usage: Usage) -> dict[str, int]:
 class HeadlessPrinter:
     """Consumes the runtime's events and writes them in the chosen format."""
 
-    def __init__(self, runtime: AgentSession, output_format: str, out: TextIO, err: TextIO) -> None:
+    def __init__(
+        self,
+        runtime: AgentSession,
+        output_format: str,
+        out: TextIO,
+        err: TextIO,
+        *,
+        verbose: bool = False,
+    ) -> None:
         self.rt = runtime
         self.format = output_format
         self.out = out
         self.err = err
+        # --verbose: a trail of the turn on stderr. The hook for stream-json's full
+        # messages (Claude Code prints them with --verbose) is here too: ``self.verbose``.
+        self.verbose = verbose
+        self.trail = VerboseTrail(err) if verbose else None
 
     def line(self, obj: dict[str, Any]) -> None:
         self.out.write(_encode(obj).decode() + "\n")
@@ -109,6 +122,8 @@ class HeadlessPrinter:
 
     def handle(self, event: ev.Event) -> None:
         sid = self.rt.session_id
+        if self.trail is not None:
+            self.trail.handle(event)
         if isinstance(event, ev.Notice) and self.format != "stream-json":
             say(self.err, f"warning: {event.message}")
         if self.format != "stream-json":
@@ -176,11 +191,13 @@ async def run_headless(
     output_format: str,
     out: TextIO | None = None,
     err: TextIO | None = None,
+    *,
+    verbose: bool = False,
 ) -> int:
     """Run one turn without a human (asks become denials); returns the exit code."""
     out = out or sys.stdout  # resolved now: the streams may have been replaced since import
     err = err or sys.stderr
-    printer = HeadlessPrinter(runtime, output_format, out, err)
+    printer = HeadlessPrinter(runtime, output_format, out, err, verbose=verbose)
     for problem in [*runtime.settings_problems, *runtime.load_warnings]:
         say(err, f"warning: {problem}")
     # MCP servers with no cached tools connect (or fail) first: the first request and
@@ -209,6 +226,8 @@ async def run_headless(
         channel.close()
         await consumer
     result = printer.result(done, int((time.monotonic() - started) * 1000))
+    if printer.trail is not None:
+        printer.trail.timings(result["duration_ms"], result["duration_api_ms"])
     if output_format == "stream-json":
         printer.line(result)
     elif output_format == "json":

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from agent_core.agent.runtime import RuntimeOptions
     from agent_core.agent.session_api import AgentSession
     from agent_core.llm.base import Provider
+    from agent_core.mcp.cli_config import CliMcpConfig
 
 # The SDK module each provider uses, imported ahead of the first request.
 SDK_MODULES = {name: e.sdk_module for name, e in PROVIDERS.items() if e.sdk_module}
@@ -36,6 +37,12 @@ class StartFlags:
     mode: str | None = None  # --permission-mode
     rules: tuple[RuleEntry, ...] = ()  # --allowedTools / --disallowedTools
     max_turns: int | None = None  # --max-turns: model rounds per turn
+    add_dirs: tuple[str, ...] = ()  # --add-dir, absolute: as permissions.additionalDirectories
+    system_prompt: str | None = None  # --system-prompt
+    append_system_prompt: str | None = None  # --append-system-prompt
+    mcp: tuple[CliMcpConfig, ...] = ()  # --mcp-config, read and checked
+    strict_mcp: bool = False  # --strict-mcp-config
+    settings_arg: str | None = None  # --settings FILE|JSON, applied last as the user's own
 
 
 @dataclass
@@ -92,10 +99,17 @@ def runtime_options(
 
     The session's MCP servers are read from their config here; none is started yet.
     """
+    from agent_core.agent.prompt import PromptChoice
     from agent_core.agent.runtime import RuntimeOptions
     from agent_core.mcp.session_servers import open_mcp_servers
 
-    mcp, mcp_problems = open_mcp_servers(paths, settings, env if env is not None else os.environ)
+    mcp, mcp_problems = open_mcp_servers(
+        paths,
+        settings,
+        env if env is not None else os.environ,
+        cli=flags.mcp,
+        strict=flags.strict_mcp,
+    )
     return RuntimeOptions(
         cwd=cwd,
         paths=paths,
@@ -109,6 +123,24 @@ def runtime_options(
         env=env,
         mcp=mcp,
         mcp_problems=mcp_problems,
+        prompt=PromptChoice(flags.system_prompt, flags.append_system_prompt),
+    )
+
+
+def load_run_settings(paths: MewcodePaths, flags: StartFlags, *, trust_project: bool) -> Settings:
+    """The settings files merged, then what the flags add (``--settings``, ``--add-dir``)."""
+    from agent_core.config.settings import load_settings
+
+    settings = load_settings(paths, trust_project=trust_project, cli_settings=flags.settings_arg)
+    return with_flags(settings, flags)
+
+
+def with_flags(settings: Settings, flags: StartFlags) -> Settings:
+    """``settings`` with the folders ``--add-dir`` named: the user's own, no trust needed."""
+    if not flags.add_dirs:
+        return settings
+    return replace_settings(
+        settings, additional_directories=[*settings.additional_directories, *flags.add_dirs]
     )
 
 
@@ -172,11 +204,10 @@ def options_after_setup(options: TuiOptions, choice: Any) -> tuple[TuiOptions, d
 
 def demo_options(options: TuiOptions) -> TuiOptions:
     """The options for the offline demo: a scratch copy of the project, trusted (no settings)."""
-    from agent_core.config.settings import load_settings
     from agent_core.llm.demo_workspace import open_demo_workspace
 
     paths = open_demo_workspace(options.paths)
-    settings = load_settings(paths, trust_project=True)
+    settings = load_run_settings(paths, options.flags, trust_project=True)
     return replace(
         options, demo=True, provider_name="demo", cwd=paths.project, paths=paths, settings=settings
     )
@@ -214,7 +245,6 @@ def trust_project(
     When the reload fails the options stay restricted; when only recording fails
     the folder is trusted for this session.
     """
-    from agent_core.config.settings import load_settings
     from agent_core.config.trust import record_trust
     from agent_core.errors import ConfigError
 
@@ -225,7 +255,7 @@ def trust_project(
     except ConfigError as exc:
         notes.append(f"Trusted for this session only: {exc}")
     try:
-        settings = load_settings(options.paths, trust_project=True)
+        settings = load_run_settings(options.paths, options.flags, trust_project=True)
     except ConfigError as exc:
         return options, [f"Still restricted: {exc}"]
     return options_for(options, settings, env if env is not None else os.environ), notes

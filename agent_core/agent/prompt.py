@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 import logging
 import platform
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,6 +35,34 @@ How to work:
 - Use TodoWrite to plan and track multi-step work, keeping exactly one item in progress.
 - When the task is done, say briefly what you changed and how you verified it.
 """
+
+# Kept when --system-prompt replaces the text above: what this runtime does to calls,
+# which a model that does not know it would fight (the environment block stays too).
+RUNTIME_NOTES = """\
+How this runtime works:
+- Every tool call passes a permission check. If a call is denied, the result says why:
+  adapt (for example use a path inside the project) instead of retrying the same call.
+- Read a file before editing it; edits to files you have not read are refused.
+- Commands run inside an OS sandbox: writes outside the project and its added folders fail.
+"""
+
+
+@dataclass(frozen=True)
+class PromptChoice:
+    """The stable block as the command line chose it: MewCode's own, replaced or added to."""
+
+    replace: str | None = None  # --system-prompt: instead of STABLE_PROMPT (RUNTIME_NOTES stay)
+    append: str | None = None  # --append-system-prompt: after it
+
+    def stable_text(self) -> str:
+        base = STABLE_PROMPT
+        if self.replace is not None:
+            base = f"{self.replace.rstrip()}\n\n{RUNTIME_NOTES}"
+        return f"{base}\n{self.append.rstrip()}\n" if self.append else base
+
+
+OWN_PROMPT = PromptChoice()  # MewCode's text, as is
+
 
 PLAN_MODE_PROMPT = """\
 Plan mode is active: you may only use read-only tools. Investigate, then present a concrete,
@@ -101,10 +130,15 @@ def environment_block(
 
 
 def system_blocks(
-    cwd: Path, mode: str, *, git: str, extras: list[str] | None = None
+    cwd: Path,
+    mode: str,
+    *,
+    git: str,
+    extras: list[str] | None = None,
+    choice: PromptChoice = OWN_PROMPT,
 ) -> list[SystemBlock]:
     """The stable block (cached by providers that support it) then the environment block."""
     return [
-        SystemBlock(STABLE_PROMPT, cache=True),
+        SystemBlock(choice.stable_text(), cache=True),
         SystemBlock(environment_block(cwd, mode, git=git, extras=extras), cache=False),
     ]

@@ -6,19 +6,23 @@ from pathlib import Path
 
 import msgspec
 
-from agent_core.agent.prompt import system_blocks
+from agent_core.agent.prompt import OWN_PROMPT, PromptChoice, system_blocks
 from agent_core.agent.tool_catalog import ToolCatalog
 from agent_core.context.tokens import estimate_tokens
 
 
-def overhead_texts(cwd: Path, mode: str, catalog: ToolCatalog) -> tuple[str, str]:
+def overhead_texts(
+    cwd: Path, mode: str, catalog: ToolCatalog, choice: PromptChoice = OWN_PROMPT
+) -> tuple[str, str]:
     """The system prompt and tool definitions as sent, for token estimates."""
-    system = system_blocks(cwd, mode, git="")
+    system = system_blocks(cwd, mode, git="", choice=choice)
     tools = [msgspec.to_builtins(spec) for spec in catalog.specs(mode)]
     return "\n".join(b.text for b in system), msgspec.json.encode(tools).decode()
 
 
-def overhead_tokens(cwd: Path, mode: str, catalog: ToolCatalog) -> int:
+def overhead_tokens(
+    cwd: Path, mode: str, catalog: ToolCatalog, choice: PromptChoice = OWN_PROMPT
+) -> int:
     """Estimated tokens of the system prompt and tool definitions together."""
-    system, tools = overhead_texts(cwd, mode, catalog)
+    system, tools = overhead_texts(cwd, mode, catalog, choice)
     return estimate_tokens(system) + estimate_tokens(tools)

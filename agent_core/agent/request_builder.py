@@ -10,7 +10,7 @@ from typing import Protocol
 
 from agent_core import events as ev
 from agent_core.agent.conversation import Conversation
-from agent_core.agent.prompt import system_blocks
+from agent_core.agent.prompt import OWN_PROMPT, PromptChoice, system_blocks
 from agent_core.agent.tool_catalog import ToolCatalog
 from agent_core.context.manager import ContextManager
 from agent_core.llm.base import ChatRequest, Provider
@@ -56,6 +56,7 @@ class RequestBuilder:
     max_tokens: int
     emit: Callable[[ev.Event], Awaitable[None]]
     before_compaction: Callable[[], Awaitable[None]] | None = None  # PreCompact hooks
+    choice: PromptChoice = OWN_PROMPT  # --system-prompt / --append-system-prompt
 
     async def next_request(self) -> ChatRequest:
         mode = self.session.mode
@@ -64,7 +65,9 @@ class RequestBuilder:
         extras = [b for b in (self.facts.memory, *self.facts.chosen) if b]
         return ChatRequest(
             messages=list(self.conversation.messages),
-            system=system_blocks(self.cwd, mode, git=self.facts.git, extras=extras),
+            system=system_blocks(
+                self.cwd, mode, git=self.facts.git, extras=extras, choice=self.choice
+            ),
             tools=self.catalog.specs(mode),
             max_tokens=self.max_tokens,
         )

@@ -85,6 +85,7 @@ class Runtime(SessionFigures):
         self.opts = opts
         self.cwd = opts.cwd
         self.settings = opts.settings
+        self.prompt_choice = opts.prompt
         self._provider = opts.provider
         self._mode = opts.mode
         self.load_warnings = load_warnings
@@ -303,6 +304,7 @@ class Runtime(SessionFigures):
             max_tokens=self.settings.limits.max_output_tokens,
             emit=emit,
             before_compaction=lambda: self.hooks.compacting("auto", "", emit),
+            choice=self.prompt_choice,
         )
 
     def memory_reach(self) -> MemoryReach:

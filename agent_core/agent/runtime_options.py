@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from agent_core.agent.prompt import PromptChoice
 from agent_core.config.paths import MewcodePaths
 from agent_core.config.settings import RuleEntry, Settings
 from agent_core.llm.base import Provider
@@ -31,3 +32,4 @@ class RuntimeOptions:
     env: Mapping[str, str] | None = None  # for building providers (/model); None: os.environ
     mcp: McpServers | None = None  # the configured MCP servers; the runtime closes them
     mcp_problems: list[str] = field(default_factory=list)  # bad MCP config, one line each
+    prompt: PromptChoice = field(default_factory=PromptChoice)  # --system-prompt and --append-...

@@ -10,6 +10,7 @@ import asyncio
 from pathlib import Path
 
 from agent_core.agent.conversation import Conversation
+from agent_core.agent.prompt import PromptChoice
 from agent_core.agent.prompt_overhead import overhead_texts, overhead_tokens
 from agent_core.agent.tool_catalog import ToolCatalog
 from agent_core.agent.usage_meter import UsageMeter
@@ -33,6 +34,7 @@ class SessionFigures:
     _mode: str
     _provider: Provider
     _task: asyncio.Task | None
+    prompt_choice: PromptChoice
 
     @property
     def mode(self) -> str:
@@ -78,8 +80,8 @@ class SessionFigures:
     def context_breakdown(self) -> dict[str, int]:
         """Estimated tokens by category (system prompt, tools, messages...) for ``/context``."""
         return self.context.breakdown(
-            self.history, *overhead_texts(self.cwd, self.mode, self.catalog)
+            self.history, *overhead_texts(self.cwd, self.mode, self.catalog, self.prompt_choice)
         )
 
     def _overhead_tokens(self) -> int:
-        return overhead_tokens(self.cwd, self.mode, self.catalog)
+        return overhead_tokens(self.cwd, self.mode, self.catalog, self.prompt_choice)

@@ -1,4 +1,5 @@
-"""Reading the ``mcpServers`` maps of ``~/.claude.json``, ``~/.mewcode/mcp.json`` and ``.mcp.json``.
+"""Reading the ``mcpServers`` maps of ``~/.claude.json``, ``~/.mewcode/mcp.json`` and ``.mcp.json``
+(and of ``--mcp-config``, read as the user's own: see cli_config.py).
 
 Pure apart from reading the files: never raises for bad content. Every problem is
 one line naming the file (and the server), and only that server or file is skipped.
@@ -8,9 +9,9 @@ from __future__ import annotations
 
 import json
 import shlex
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import urlsplit
 
 import msgspec
@@ -23,6 +24,7 @@ from agent_core.mcp.names import server_name_problem
 
 if TYPE_CHECKING:
     from agent_core.config.program_trust import ProgramEntry
+    from agent_core.mcp.cli_config import CliMcpConfig
 
 _HTTP_TYPES = ("http", "streamable-http")
 _ONLY = "only stdio and http servers are supported"
@@ -46,6 +48,8 @@ def load_mcp_config(
     env: Mapping[str, str],
     withheld: Collection[str] = (),
     approved: Collection[str] | None = None,
+    cli: Sequence[CliMcpConfig] = (),
+    strict: bool = False,
 ) -> McpConfig:
     """The configured servers: later files replace earlier entries of the same name.
 
@@ -53,11 +57,21 @@ def load_mcp_config(
     ``withheld`` names the variables a project's file may not expand (API keys).
     In a trusted project, ``approved`` (fingerprints) are the project servers the user
     trusted; the others wait as an untrusted project's do (None: all may start).
+    ``cli`` (``--mcp-config``) are the user's own, read last; ``strict``: only those.
     """
     config = McpConfig()
     user: dict[str, McpServerSpec] = {}
-    for file in (home / ".claude.json", paths.home / "mcp.json"):
+    for file in () if strict else (home / ".claude.json", paths.home / "mcp.json"):
         user.update((s.name, s) for s in _read(file, "user", home, env, config.problems))
+    own: dict[str, McpServerSpec] = {}  # --mcp-config: the user's own, and last
+    for given in cli:
+        servers = _read_map(given.servers, given.source, Path(given.base), "user", home, env)
+        own.update((s.name, s) for s in servers.found)
+        config.problems.extend(servers.problems)
+    if strict:
+        folder = paths.project if trusted else home
+        config.servers = [_run_in(s, folder) for s in own.values()]
+        return config
     # A project's file, even trusted, never expands the variables holding API keys.
     project_env = ProjectEnv(env, frozenset(withheld))
     project = _read(paths.project / ".mcp.json", "project", home, project_env, config.problems)
@@ -68,10 +82,12 @@ def load_mcp_config(
             project = [s for s in project if s.name not in config.changed]
         merged = dict(user)
         merged.update((s.name, s) for s in project)
+        merged.update(own)
         config.servers = [_run_in(s, paths.project) for s in merged.values()]
         if approved is not None:
-            config.untrusted = [s for s in waiting if s.name not in user]
+            config.untrusted = [s for s in waiting if s.name not in user and s.name not in own]
         return config
+    user.update(own)
     # Not in an untrusted project: `python -m x`, npx and uvx would find code it planted.
     config.servers = [_run_in(s, home) for s in user.values()]
     for spec in project:
@@ -129,31 +145,55 @@ def _shown_url(url: str) -> str:
 def _read(
     file: Path, scope: ConfigScope, home: Path, env: Mapping[str, str], problems: list[str]
 ) -> list[McpServerSpec]:
-    servers = _servers_map(file, problems)
+    read = _read_map(_servers_map(file, problems), str(file), file.parent, scope, home, env)
+    problems.extend(read.problems)
+    return read.found
+
+
+class ReadServers(NamedTuple):
+    found: list[McpServerSpec]
+    problems: list[str]  # one line per server left out, naming ``source``
+
+
+def _read_map(
+    servers: Mapping[str, Any],
+    source: str,
+    base: Path,
+    scope: ConfigScope,
+    home: Path,
+    env: Mapping[str, str],
+) -> ReadServers:
+    """The servers of one ``mcpServers`` object; a relative ``cwd`` is relative to ``base``."""
     found: list[McpServerSpec] = []
+    problems: list[str] = []
     for name, entry in servers.items():
         if isinstance(entry, dict) and entry.get("disabled") is True:
             continue  # other agents' files switch servers off this way
         problem = server_name_problem(name)
         if problem:
-            problems.append(f"{file}: {problem}")
+            problems.append(f"{source}: {problem}")
             continue
         try:
-            spec = _spec(name, entry, file, scope, home, env)
+            spec = _spec(name, entry, source, base, scope, home, env)
             if scope == "project":  # what trusting the project records (program_trust.py)
-                print_ = mcp_fingerprint(name, entry, file.parent)
+                print_ = mcp_fingerprint(name, entry, base)
                 spec = msgspec.structs.replace(spec, fingerprint=print_)
             if _trusts_hint(entry):
                 if scope == "user":
                     spec = msgspec.structs.replace(spec, trust_read_only_hint=True)
                 else:
-                    problems.append(f"{file}: server {name!r}: {_PROJECT_TRUST}")
+                    problems.append(f"{source}: server {name!r}: {_PROJECT_TRUST}")
             found.append(spec)
-        except _Bad as exc:
-            problems.append(f"{file}: server {name!r}: {exc}")
-        except UnsetVariable as exc:
-            problems.append(f"{file}: server {name!r}: {exc}")
-    return found
+        except (_Bad, UnsetVariable) as exc:
+            problems.append(f"{source}: server {name!r}: {exc}")
+    return ReadServers(found, problems)
+
+
+def read_servers(
+    servers: Mapping[str, Any], source: str, base: Path, home: Path, env: Mapping[str, str]
+) -> ReadServers:
+    """A user's own ``mcpServers`` object (``--mcp-config``), checked as a file's would be."""
+    return _read_map(servers, source, base, "user", home, env)
 
 
 def project_server_entries(paths: MewcodePaths) -> list[ProgramEntry]:
@@ -197,19 +237,24 @@ def _servers_map(file: Path, problems: list[str]) -> dict[str, Any]:
         return {}
     if not data.strip():
         return {}  # empty: as absent (the sandbox's stand-in for a missing file is empty)
+    return servers_object(data, str(file), problems)
+
+
+def servers_object(data: bytes, source: str, problems: list[str]) -> dict[str, Any]:
+    """The ``mcpServers`` object of a JSON text; {} and a problem line when it has none."""
     data = data.removeprefix(b"\xef\xbb\xbf")  # a byte-order mark some Windows editors add
     try:
         servers = msgspec.json.decode(data, type=_ServersFile).mcpServers
     except msgspec.ValidationError:
-        problems.append(f"{file}: expected a JSON object with an mcpServers object")
+        problems.append(f"{source}: expected a JSON object with an mcpServers object")
         return {}
     except msgspec.DecodeError as exc:
-        problems.append(f"{file}: not valid JSON: {_json_error(data, exc)}")
+        problems.append(f"{source}: not valid JSON: {_json_error(data, exc)}")
         return {}
     if servers is None:
         return {}
     if not isinstance(servers, dict):
-        problems.append(f"{file}: mcpServers must be an object of server name -> settings")
+        problems.append(f"{source}: mcpServers must be an object of server name -> settings")
         return {}
     return servers
 
@@ -228,7 +273,8 @@ def _json_error(data: bytes, exc: msgspec.DecodeError) -> str:
 def _spec(
     name: str,
     entry: Any,
-    file: Path,
+    source: str,
+    base: Path,
     scope: ConfigScope,
     home: Path,
     env: Mapping[str, str],
@@ -243,9 +289,9 @@ def _spec(
             raise _Bad("needs command (a stdio server) or url (an http server)")
         kind = "http" if "url" in entry else "stdio"
     if kind == "stdio":
-        return _stdio(name, entry, file, scope, home, env)
+        return _stdio(name, entry, source, base, scope, home, env)
     if kind in _HTTP_TYPES:
-        return _http(name, entry, file, scope, env)
+        return _http(name, entry, source, scope, env)
     if kind == "sse":
         raise _Bad(f"type 'sse' is not supported: {_ONLY}")
     raise _Bad(f"unknown type {kind!r}: {_ONLY}")
@@ -254,7 +300,8 @@ def _spec(
 def _stdio(
     name: str,
     entry: dict[str, Any],
-    file: Path,
+    source: str,
+    base: Path,
     scope: ConfigScope,
     home: Path,
     env: Mapping[str, str],
@@ -272,18 +319,18 @@ def _stdio(
     return McpServerSpec(
         name=name,
         transport="stdio",
-        source=str(file),
+        source=source,
         scope=scope,
         command=expand(command, env),
         args=tuple(expand(a, env) for a in args),
         env={k: expand(v, env) for k, v in variables.items()},
-        cwd=_directory(expand(cwd, env), file, home) if cwd else None,
+        cwd=_directory(expand(cwd, env), base, home) if cwd else None,
         shown=shlex.join([command, *args]),  # as written: ${TOKEN} stays a name
     )
 
 
 def _http(
-    name: str, entry: dict[str, Any], file: Path, scope: ConfigScope, env: Mapping[str, str]
+    name: str, entry: dict[str, Any], source: str, scope: ConfigScope, env: Mapping[str, str]
 ) -> McpServerSpec:
     url = entry.get("url")
     if not isinstance(url, str):
@@ -297,7 +344,7 @@ def _http(
     return McpServerSpec(
         name=name,
         transport="http",
-        source=str(file),
+        source=source,
         scope=scope,
         url=url,
         headers={k: expand(v, env) for k, v in headers.items()},
@@ -314,8 +361,8 @@ def _string_map(entry: dict[str, Any], key: str) -> dict[str, str]:
     return value
 
 
-def _directory(cwd: str, file: Path, home: Path) -> str:
+def _directory(cwd: str, base: Path, home: Path) -> str:
     """``~`` is your home; a relative directory is relative to the config file's folder."""
     if cwd == "~" or cwd.startswith("~/"):
         return str(home / cwd[2:]) if cwd != "~" else str(home)
-    return str(file.parent / cwd)
+    return str(base / cwd)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -11,14 +11,21 @@ RETRUST_HINT = "trust them in the dialog when mewcode opens, or run with --trust
 if TYPE_CHECKING:
     from agent_core.config.paths import MewcodePaths
     from agent_core.config.settings import Settings
+    from agent_core.mcp.cli_config import CliMcpConfig
     from agent_core.mcp.model import McpConfig
     from agent_core.mcp.servers_api import McpServers
 
 
 def session_mcp_config(
-    paths: MewcodePaths, settings: Settings, env: Mapping[str, str], home: Path | None = None
+    paths: MewcodePaths,
+    settings: Settings,
+    env: Mapping[str, str],
+    home: Path | None = None,
+    cli: Sequence[CliMcpConfig] = (),
+    strict: bool = False,
 ) -> McpConfig:
-    """The servers configured for this project; a project's file may not read API keys."""
+    """The servers configured for this project; a project's file may not read API keys.
+    ``cli``: the ``--mcp-config`` servers; ``strict``: only those."""
     from agent_core.llm.catalog import PROVIDERS
     from agent_core.mcp.config import load_mcp_config
 
@@ -30,6 +37,8 @@ def session_mcp_config(
         env=env,
         withheld=keys - {""},
         approved=settings.trusted_programs,
+        cli=cli,
+        strict=strict,
     )
 
 
@@ -38,10 +47,12 @@ def open_mcp_servers(
     settings: Settings,
     env: Mapping[str, str],
     home: Path | None = None,
+    cli: Sequence[CliMcpConfig] = (),
+    strict: bool = False,
 ) -> tuple[McpServers | None, list[str]]:
     """The hub for the configured servers (None when there are none) and the config's
     problems, one line each. Project servers start only in a trusted project."""
-    config = session_mcp_config(paths, settings, env, home)
+    config = session_mcp_config(paths, settings, env, home, cli, strict)
     problems = list(config.problems)
     if config.changed:
         problems.append(
