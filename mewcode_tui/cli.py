@@ -340,10 +340,10 @@ def permissions_command(argv: list[str]) -> int:
     from agent_core.permissions.check import run_check
     from agent_core.terminal_text import visible_text
 
-    _, paths, settings = _setup(argparse.Namespace(cwd=cwd, trust_project=trust))
+    start, paths, settings = _setup(argparse.Namespace(cwd=cwd, trust_project=trust))
     for problem in settings.problems:  # the same warnings -p and the UI show
         warn(problem)
-    code, text = run_check(rest, paths, settings)
+    code, text = run_check(rest, paths, settings, cwd=start)
     (sys.stdout if code == 0 else sys.stderr).write(visible_text(text, multiline=True) + "\n")
     return code
 

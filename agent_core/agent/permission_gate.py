@@ -32,8 +32,10 @@ class SettingsPermissionGate:
         mode: Callable[[], str],
         readable_dirs: Callable[[], list[Path]] = list,
         hooks_paths: Callable[[], list[Path]] = list,
+        cwd: Path | None = None,
     ) -> None:
         self.paths = paths
+        self._cwd = cwd  # where relative paths start: the session's start folder
         self.settings = settings
         self._cli_rules = list(cli_rules)
         self._session_rules: list[RuleEntry] = []
@@ -60,6 +62,7 @@ class SettingsPermissionGate:
             read_dirs=self._readable_dirs(),
             protected_dirs=self._hooks_paths(),
             network=self.settings.sandbox_network,
+            cwd=self._cwd,
         )
 
     def decide(self, tool: Tool, args_raw: dict[str, Any]) -> PermissionVerdict:

@@ -121,6 +121,7 @@ class Runtime(SessionFigures):
             ],
             # What git's core.hooksPath makes hooks of: writes there ask in every mode.
             hooks_paths=lambda: [Path(p) for p in self.sandbox_policy.hooks_paths],
+            cwd=opts.cwd,
         )
         self.prompt_contexts = session_prompt_contexts(opts.paths, opts.settings)
         self._skills = SkillLibrary.for_session(opts.paths)

@@ -87,11 +87,13 @@ class Action(NamedTuple):
 
 
 class Scope(NamedTuple):
-    """Where paths resolve: the project root, home and the sandbox roots."""
+    """Where paths resolve: the project root (rules are relative to it), home, the sandbox
+    roots, and the folder relative paths start from (where the session was started)."""
 
     root: Path
     home: Path
     roots: list[Path]
+    cwd: Path
 
 
 def _rule_input(tool: str, data: dict[str, Any]) -> str | None:
@@ -143,7 +145,7 @@ def file_tool_actions(
 ) -> list[Action]:
     """The single action of Read/Write/Edit/Glob/Grep/LS and other path tools."""
     raw = _rule_input(tool, data) or "."
-    target = resolve(raw, scope.root, scope.home, scope.roots)
+    target = resolve(raw, scope.cwd, scope.home, scope.roots)
     verb = "edit" if kind == "edit" else "read"
     reads: list[ResolvedPath] = []
     writes: list[ResolvedPath] = []
@@ -171,14 +173,14 @@ def _cwd_base(cwd: str, scope: Scope) -> Path | None:
     if cwd == "?":
         return None
     if not cwd:
-        return scope.root
+        return scope.cwd
     text = expand_home(cwd, scope.home)
     if is_pattern(text):  # `cd sr*`: bash takes the single match
-        matches = expand_glob(text, scope.root)
+        matches = expand_glob(text, scope.cwd)
         if not matches or len(matches) != 1:
             return None
         text = matches[0]
-    return Path(os.path.normpath(os.path.join(scope.root, text)))
+    return Path(os.path.normpath(os.path.join(scope.cwd, text)))
 
 
 class Resolved(NamedTuple):
@@ -226,12 +228,12 @@ def resolve_word(word: Word, base: Path | None, scope: Scope, dotglob: bool = Fa
             return Resolved([], unknown=True)
         names = [alternative]
         if is_pattern(expanded):
-            matches = expand_glob(expanded, base or scope.root, dotglob)
+            matches = expand_glob(expanded, base or scope.cwd, dotglob)
             if matches is None:
                 return Resolved([], unknown=True)
             names = matches or [alternative]
         for name in names:
-            target = resolve(name, base or scope.root, scope.home, scope.roots)
+            target = resolve(name, base or scope.cwd, scope.home, scope.roots)
             if target.magic == "network":  # bash opens a socket: no file, an unknown peer
                 network = _network_host(str(target.lexical))
                 unknown = True
@@ -295,7 +297,7 @@ class _Collector:
 def _repo_root(base: Path | None, scope: Scope) -> Path:
     from agent_core.tools.pathfilter import git_root
 
-    start = base or scope.root
+    start = base or scope.cwd
     return git_root(start) or scope.root
 
 
@@ -487,7 +489,7 @@ def _web_action(tool: str, url: str, read_only: bool, scope: Scope) -> Action:
     except ValueError:  # "http://[": no host, an unknown one below
         parts = None
     if parts is not None and parts.scheme.lower() == "file":  # a local read in disguise
-        local = resolve(parts.path or "/", scope.root, scope.home, scope.roots)
+        local = resolve(parts.path or "/", scope.cwd, scope.home, scope.roots)
         return Action(tool, f"fetch {url}", reads=(local,), read_only=read_only)
     host = url_host(url) or ""
     reach = f"it sends a request to {host}" if host else "its host cannot be read exactly"

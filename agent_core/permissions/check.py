@@ -37,6 +37,7 @@ def policy_from_settings(
     mode: str | None = None,
     home: Path | None = None,
     extra_rules: Iterable[RuleEntry] = (),
+    cwd: Path | None = None,
 ) -> PermissionPolicy:
     """The policy for a project: settings rules plus session/CLI rules, and the mode."""
     chosen = mode or settings.default_mode or "default"
@@ -49,6 +50,7 @@ def policy_from_settings(
         mode=chosen,
         home=home if home is not None else Path.home(),
         network=settings.sandbox_network,
+        cwd=cwd,
     )
 
 
@@ -60,6 +62,7 @@ def check_json(
     settings: Settings,
     read_only_tools: Iterable[str] = (),
     home: Path | None = None,
+    cwd: Path | None = None,
 ) -> dict[str, Any]:
     """Decide one would-be call; returns {"decision","layer","reason","rule"}. Runs nothing."""
     try:
@@ -71,7 +74,7 @@ def check_json(
     if not isinstance(data, dict):
         raise MewCodeError('invalid JSON input: expected an object such as {"command": "ls"}')
     kind, read_only = tool_profile(tool, read_only_tools)
-    policy = policy_from_settings(paths, settings, mode, home)
+    policy = policy_from_settings(paths, settings, mode, home, cwd=cwd)
     # A dry run knows no server's configuration: an MCP tool's readOnlyHint is only a claim.
     claimed = parse_mcp_name(tool) is not None
     verdict = decide(PermissionRequest(tool, data, read_only, kind, not claimed), policy)
@@ -89,6 +92,7 @@ def run_check(
     settings: Settings,
     read_only_tools: Iterable[str] = (),
     home: Path | None = None,
+    cwd: Path | None = None,
 ) -> tuple[int, str]:
     """CLI entry: (0, verdict JSON) or (2, one-line error for stderr)."""
     positional: list[str] = []
@@ -108,7 +112,7 @@ def run_check(
         return 2, f"error: expected TOOL and JSON INPUT\n{USAGE}"
     try:
         result = check_json(
-            positional[0], positional[1], mode, paths, settings, read_only_tools, home
+            positional[0], positional[1], mode, paths, settings, read_only_tools, home, cwd
         )
     except MewCodeError as exc:
         return 2, f"error: {exc}"

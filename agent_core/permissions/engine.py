@@ -16,7 +16,7 @@ from agent_core.config.settings import RuleEntry
 from agent_core.permissions.actions import Action, Scope, bash_actions, tool_actions
 from agent_core.permissions.blacklist import check_blacklist, unknown_reach
 from agent_core.permissions.modes import mode_decision, protected_write
-from agent_core.permissions.paths import protected_name, sandbox_roots
+from agent_core.permissions.paths import protected_name, real, sandbox_roots
 from agent_core.permissions.rules import RuleScope, first_match
 from agent_core.permissions.sandbox import sandbox_denial
 from agent_core.permissions.shell.facts import analyze
@@ -47,6 +47,9 @@ class PermissionPolicy(msgspec.Struct):
     # More directories whose writes ask in every mode (git's core.hooksPath).
     protected_dirs: list[Path] = []
     network: bool = True  # sandbox.network: off turns WebFetch off
+    # Where relative paths start (the folder the session was started in, where commands
+    # run); None: the project root. Rules stay relative to the project root.
+    cwd: Path | None = None
 
 
 class PermissionVerdict(msgspec.Struct):
@@ -68,7 +71,8 @@ NETWORK_OFF = "WebFetch is off: sandbox.network is false in your settings"
 def scope_of(policy: PermissionPolicy) -> Scope:
     """The resolved project root, home and sandbox roots of a policy."""
     roots = sandbox_roots(policy.project_root, list(policy.additional_dirs), policy.home)
-    return Scope(roots[0], policy.home, roots)
+    cwd = real(policy.cwd) if policy.cwd is not None else roots[0]
+    return Scope(roots[0], policy.home, roots, cwd)
 
 
 def _command(request: PermissionRequest) -> str:
@@ -83,11 +87,11 @@ def decide(request: PermissionRequest, policy: PermissionPolicy) -> PermissionVe
     risky: list[str] = []
     if request.tool == "Bash" or request.kind == "bash":
         parsed = analyze(_command(request))
-        hit = check_blacklist(parsed, str(scope.root), str(policy.home))
+        hit = check_blacklist(parsed, str(scope.cwd), str(policy.home))
         if hit is not None:
             return PermissionVerdict("deny", "blacklist", f"blocked: {hit.reason}", hit.entry)
         # A word built at run time that could make a blacklisted command is a doubt too.
-        reach = unknown_reach(parsed, str(scope.root), str(policy.home))
+        reach = unknown_reach(parsed, str(scope.cwd), str(policy.home))
         uncertain = [*parsed.uncertain, *reach]
         risky = [*parsed.risky, *reach]
         actions = bash_actions(parsed, scope)
@@ -167,7 +171,7 @@ def suggest_rules(request: PermissionRequest, policy: PermissionPolicy) -> list[
     scope = scope_of(policy)
     if request.tool == "Bash" or request.kind == "bash":
         parsed = analyze(_command(request))
-        reach = unknown_reach(parsed, str(scope.root), str(policy.home))
+        reach = unknown_reach(parsed, str(scope.cwd), str(policy.home))
         uncertain = not parsed.certain or bool(reach)
         return suggestions(bash_actions(parsed, scope), scope.root, uncertain)
     return suggestions(_tool_actions(request, scope), scope.root, False)

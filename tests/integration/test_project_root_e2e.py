@@ -129,3 +129,49 @@ def test_p_sends_a_claude_commands_expanded_prompt_from_a_subfolder(fake_llm, re
     proc = headless_process(["-p", "/frontend:component Button src/ui"], env, repo)
     assert proc.returncode == 0, proc.stderr
     assert "Create the Button component in src/ui." in json.dumps(fake_llm.requests[-1].body)
+
+
+def test_relative_paths_from_a_subfolder_meet_the_deny_rule_for_the_file_they_name(
+    fake_llm, repo
+) -> None:
+    """FAILS before the fix: the permission engine read relative paths from the project
+    root while Bash and the file tools start in the subfolder, so `cat secrets/key.txt`
+    in sub/ was checked as the root's (missing) secrets/key.txt and read sub/'s, past
+    a deny rule for sub/secrets."""
+    (repo / ".claude").mkdir()
+    deny = {"permissions": {"deny": ["Read(./sub/secrets/**)", "Read(./secrets/**)"]}}
+    (repo / ".claude" / "settings.json").write_text(json.dumps(deny))
+    for folder in (repo / "secrets", repo / "sub" / "secrets"):
+        folder.mkdir()
+        (folder / "key.txt").write_text(WITNESS)
+    calls = [
+        {"id": "b1", "name": "Bash", "input": {"command": "cat secrets/key.txt"}},
+        {"id": "r1", "name": "Read", "input": {"file_path": "secrets/key.txt"}},
+        {"id": "r2", "name": "Read", "input": {"file_path": "../secrets/key.txt"}},
+        {"id": "g1", "name": "Grep", "input": {"pattern": "WITNESS", "path": "secrets"}},
+    ]
+    fake_llm.script([{"tool_calls": calls}, {"text": "done"}])
+    proc = headless_process(
+        ["-p", "go", "--allowedTools", "Bash", "Read", "Grep"],
+        fake_llm.env("anthropic"),
+        repo / "sub",
+    )
+    assert proc.returncode == 0, proc.stderr
+    denied = [d["tool_use_id"] for d in json.loads(proc.stdout)["permission_denials"]]
+    assert denied == ["b1", "r1", "r2", "g1"]
+    assert WITNESS not in sent(fake_llm)
+
+
+def test_permissions_check_reads_relative_paths_from_where_it_runs(repo) -> None:
+    (repo / ".claude").mkdir()
+    deny = {"permissions": {"deny": ["Read(./sub/secrets/**)"]}}
+    (repo / ".claude" / "settings.json").write_text(json.dumps(deny))
+    proc = subprocess.run(
+        [*MEWCODE, "permissions", "check", "Read", '{"file_path": "secrets/key.txt"}'],
+        cwd=repo / "sub",
+        env=dict(os.environ),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert json.loads(proc.stdout)["decision"] == "deny", proc.stdout + proc.stderr
