@@ -1,4 +1,4 @@
-"""An unbuffered (rendezvous) channel, like an unbuffered Go channel (SPEC §2).
+"""An unbuffered (rendezvous) channel, like an unbuffered Go channel (docs/architecture.md#events-and-the-channel).
 
 ``send`` returns only once the consumer has taken the event, so the agent is
 never more than one event ahead of a consumer that stopped reading. Closing

@@ -1,1 +1,1 @@
-"""Performance benchmarks (SPEC §22): each compares against a baseline measured in the same run."""
+"""Performance benchmarks (docs/benchmarks.md#benchmarks): each compares against a baseline measured in the same run."""

@@ -1,4 +1,4 @@
-"""Grep tool vs plain rg on a 50 000-file tree (SPEC §22: within 1.3x)."""
+"""Grep tool vs plain rg on a 50 000-file tree (docs/benchmarks.md#benchmarks: within 1.3x)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Warm start (issue 15, SPEC §22): the `mewcode` entry through a warm preload server.
+"""Warm start (issue 15, docs/manual.md#warm-start-preload-server): the `mewcode` entry through a warm preload server.
 
 All in one run, in alternation, with a temporary MEWCODE_HOME:
 

@@ -1,4 +1,4 @@
-"""The secret redactor on a 10 MB tool output (SPEC §23: at most 50 ms per MB).
+"""The secret redactor on a 10 MB tool output (docs/benchmarks.md#benchmarks: at most 50 ms per MB).
 
 The text mixes Python code, log lines (hex ids, UUIDs, IPs), JSON, base64
 data, non-ASCII prose and a few secrets. Baseline, measured in the same run

@@ -1,4 +1,4 @@
-"""Resume of a 10 000-message session: load time and peak memory (SPEC §22).
+"""Resume of a 10 000-message session: load time and peak memory (docs/benchmarks.md#benchmarks).
 
 Baseline, measured in the same run on the same file: plain ``msgspec.json.decode``
 of each line (no types, no repair). Run: ``python -m bench.bench_resume``.

@@ -1,4 +1,4 @@
-"""TUI budgets (SPEC §22): first paint, streaming into the chat pane, event-loop lag.
+"""TUI budgets (docs/benchmarks.md#benchmarks): first paint, streaming into the chat pane, event-loop lag.
 
 1. First paint: a process that starts MewCode headless and exits at its first
    frame, against `python -c "import textual.app"` (target <= 1.5x).

@@ -82,7 +82,7 @@ class MewCodeApp(App[int]):
                 self, options.settings.keys, options.paths.user_settings
             )
 
-    # --- copy (SPEC §19): selecting text copies it -----------------------------
+    # --- copy: selecting text copies it -----------------------------------------
 
     def on_text_selected(self) -> None:
         text = self.screen.get_selected_text()

@@ -1,4 +1,4 @@
-"""The `mewcode` command line (SPEC §20). Heavy imports happen per subcommand."""
+"""The `mewcode` command line (docs/manual.md#headless-mode--p). Heavy imports happen per subcommand."""
 
 from __future__ import annotations
 

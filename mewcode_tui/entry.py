@@ -1,7 +1,7 @@
 """The `mewcode` console script: a warm preload server when there is one, else a cold start.
 
 A cold start runs in this process exactly as `python -m mewcode_tui.cli` does,
-then starts a server in the background for the next command (SPEC §22). The
+then starts a server in the background for the next command (docs/manual.md#warm-start-preload-server). The
 preload path never shows up in the user's output: why it was not taken goes to
 the debug log only.
 """

@@ -1,4 +1,4 @@
-"""Creating the provider and the runtime, off the first frame (SPEC §22).
+"""Creating the provider and the runtime, off the first frame (docs/architecture.md#start-up).
 
 Everything that imports a vendor SDK happens here, inside functions the app
 calls from a worker after its first paint.

@@ -1,4 +1,4 @@
-"""The chat transcript as data: entries the chat pane windows over (SPEC §19).
+"""The chat transcript as data: entries the chat pane windows over (docs/manual.md#the-full-screen-ui).
 
 Widgets come and go as the user scrolls; the transcript keeps what they show,
 so an entry can be re-mounted at any time. Tool output is kept only as a

@@ -56,13 +56,13 @@ class ToolContexts(Protocol):
 
 
 class ResultShaper(Protocol):
-    """Bounds a result's size (an oversized one is spilled to a file, SPEC §8)."""
+    """Bounds a result's size (an oversized one is spilled to a file, docs/manual.md#sessions-and-context)."""
 
     def apply(self, call_id: str, text: str) -> str: ...
 
 
 class ToolHooks(Protocol):
-    """The PreToolUse, PostToolUse and Notification hooks of a turn (SPEC §12)."""
+    """The PreToolUse, PostToolUse and Notification hooks of a turn (docs/configuration.md#hooks)."""
 
     async def before_tool(self, call: ToolUseBlock) -> HookOutcome: ...
     async def after_tool(self, call: ToolUseBlock, result: ToolResultBlock) -> ToolResultBlock: ...

@@ -27,7 +27,7 @@ from agent_core.tools.base import (
 from agent_core.tools.interruption import ToolInterrupted
 
 log = logging.getLogger("mewcode.executor")
-PREVIEW_CHARS = 60_000  # spilled results are already bounded (SPEC §8)
+PREVIEW_CHARS = 60_000  # spilled results are already bounded
 
 
 def _error(call: ToolUseBlock, message: str) -> ToolResultBlock:

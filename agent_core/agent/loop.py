@@ -1,4 +1,4 @@
-"""The ReAct loop (SPEC §4): stream an answer, run its tool calls, repeat.
+"""The ReAct loop (docs/architecture.md#the-agent-loop): stream an answer, run its tool calls, repeat.
 
 A round is: prepare the request, stream the model's answer, and if it asked
 for tools, execute them (ordered batches) and append the results. Scheduling,
@@ -62,13 +62,13 @@ class RequestSource(Protocol):
 
 
 class ResultAddenda(Protocol):
-    """Text that rides after a round's tool results (loaded skill bodies, SPEC §11)."""
+    """Text that rides after a round's tool results (loaded skill bodies)."""
 
     def take_blocks(self) -> list[TextBlock]: ...
 
 
 class TurnEndHooks(Protocol):
-    """Stop hooks (SPEC §12): a reason to go on instead of ending; a hook's request to stop."""
+    """Stop hooks: a reason to go on instead of ending; a hook's request to stop."""
 
     @property
     def stop_requested(self) -> str: ...

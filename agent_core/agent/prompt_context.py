@@ -1,4 +1,4 @@
-"""Blocks chosen for each user prompt and added to the environment block (SPEC §10, §11).
+"""Blocks chosen for each user prompt and added to the environment block (docs/configuration.md#long-term-memory, docs/configuration.md#skills).
 
 Long-term memory recall and the skills index both score what they hold against
 the prompt and offer the best few to the model. Each is a ``PromptContext``;

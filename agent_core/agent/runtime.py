@@ -114,7 +114,7 @@ class Runtime(SessionFigures):
             opts.cli_rules,
             lambda: self._mode,
             # Spilled output is the agent's to read back (Read, Grep), and no other session's.
-            # Files beside a skill's SKILL.md are the model's to read too (SPEC §11).
+            # Files beside a skill's SKILL.md are the model's to read too.
             readable_dirs=lambda: [
                 Path(os.path.realpath(self.store.dir / "tool-results")),
                 *self._skills.readable_dirs(),

@@ -1,4 +1,4 @@
-"""Ordered batch concurrency for one round's tool calls (SPEC §4).
+"""Ordered batch concurrency for one round's tool calls (docs/architecture.md#the-agent-loop).
 
 Walk the calls in the model's order; consecutive read-only calls form a batch
 that runs concurrently (at most ``max_concurrency`` at once); a call with side

@@ -1,1 +1,1 @@
-"""Paths (MEWCODE_HOME) and merged YAML settings (SPEC §21)."""
+"""Paths (MEWCODE_HOME) and merged YAML settings (docs/configuration.md#settings-files)."""

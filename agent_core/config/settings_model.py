@@ -49,7 +49,7 @@ class Limits(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
 
 
 class SandboxSettings(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True):
-    """``sandbox:``: the OS boundary every command runs in (SPEC §6)."""
+    """``sandbox:``: the OS boundary every command runs in (docs/security.md#the-os-sandbox)."""
 
     network: bool | None = None
     allowUnsandboxed: bool | None = None

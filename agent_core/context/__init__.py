@@ -1,4 +1,4 @@
-"""Context management: token accounting, spill to disk, LLM summaries (SPEC §8)."""
+"""Context management: token accounting, spill to disk, LLM summaries (docs/manual.md#sessions-and-context)."""
 
 from agent_core.context.compaction import SUMMARY_HEADINGS, compaction_budget, plan_split
 from agent_core.context.manager import CompactionError, CompactionOutcome, ContextManager

@@ -1,4 +1,4 @@
-"""Layer 2 planning (SPEC §8): when to summarise, where to cut, what replaces the old part.
+"""Layer 2 planning (docs/manual.md#sessions-and-context): when to summarise, where to cut, what replaces the old part.
 
 Pure functions over messages; the summary request itself is in summarizer.py
 and the orchestration in manager.py.

@@ -1,4 +1,4 @@
-"""Layer 1 of context management: big tool results go to disk (SPEC §8).
+"""Layer 1 of context management: big tool results go to disk (docs/manual.md#sessions-and-context).
 
 A result over the limit is saved to ``<session dir>/tool-results/<call id>.txt``
 and replaced by its head plus a pointer to the file. The decision is kept in

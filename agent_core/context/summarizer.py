@@ -1,4 +1,4 @@
-"""The layer-2 summary request: ask the model for the nine sections (SPEC §8).
+"""The layer-2 summary request: ask the model for the nine sections (docs/manual.md#sessions-and-context).
 
 If the request itself is too long for the model, the oldest user-turn groups
 are left out, one per retry for the first three retries, then 20 % of the

@@ -1,4 +1,4 @@
-"""Token estimates for when the provider has not told us (SPEC §8).
+"""Token estimates for when the provider has not told us (docs/manual.md#sessions-and-context).
 
 Characters / 4, except CJK (and other wide scripts), which count one token
 per character. Images count a fixed amount.

@@ -1,1 +1,1 @@
-"""Hooks (SPEC §12): commands the user configures to run at fixed points of a session."""
+"""Hooks (docs/configuration.md#hooks): commands the user configures to run at fixed points of a session."""

@@ -1,4 +1,4 @@
-"""The ``hooks:`` settings (SPEC §12), read file by file so each hook keeps where it came from.
+"""The ``hooks:`` settings (docs/configuration.md#hooks), read file by file so each hook keeps where it came from.
 
 Claude Code's shape, so its settings load unchanged::
 

@@ -1,4 +1,4 @@
-"""MCP client: servers from ``mcp.json`` files, their tools beside the built-ins (SPEC §13).
+"""MCP client: servers from ``mcp.json`` files, their tools beside the built-ins (docs/configuration.md#mcp-servers).
 
 ``config`` reads the files (pure), ``names`` says how server and tool names
 become ``mcp__server__tool``, ``hub`` holds the connections and ``tools`` the

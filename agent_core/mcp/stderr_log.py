@@ -2,7 +2,7 @@
 
 The SDK hands the server a file for its stderr. Here that file is the write
 end of a pipe: the event loop reads the other end through the redactor
-(SPEC §23, as for everything under MEWCODE_HOME) and appends to the log (0600,
+(docs/security.md#secrets-at-rest, as for everything under MEWCODE_HOME) and appends to the log (0600,
 moved to ``.log.1`` past LOG_ROTATE_BYTES when a run starts). A server may
 print its own credentials; the values its configuration gives it in ``env``
 are among those the redactor looks for.

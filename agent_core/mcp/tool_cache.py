@@ -5,7 +5,7 @@ a changed command, URL or environment makes a new key, so tools listed by a
 different server are never offered under its name. With a cache, a session
 offers the server's tools at once and connects on first use.
 
-What a server lists is redacted before it is kept (SPEC §23): a description that
+What a server lists is redacted before it is kept (docs/security.md#secrets-at-rest): a description that
 quotes a token keeps ``[REDACTED]`` in its place until the server is next listed.
 """
 

@@ -1,1 +1,1 @@
-"""Memory: instruction files loaded into the environment block (SPEC §10)."""
+"""Memory: instruction files loaded into the environment block (docs/configuration.md#project-instructions-memory-files)."""

@@ -1,4 +1,4 @@
-"""Long-term memory as one project sees it: its own facts plus the global ones (SPEC §10)."""
+"""Long-term memory as one project sees it: its own facts plus the global ones (docs/configuration.md#long-term-memory)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Long-term memory decisions (SPEC §10): normalising, hashing, tokenising, scoring, eviction, TTL.
+"""Long-term memory decisions (docs/configuration.md#long-term-memory): normalising, hashing, tokenising, scoring, eviction, TTL.
 
 Pure: facts and the clock come in as data, rankings and orders come out. The
 SQLite adapter (``store.py``) and the per-project view (``long_term.py``) do the I/O.
@@ -150,8 +150,8 @@ def search(text: str, facts: Iterable[Fact], now: float, w: RecallWeights) -> li
 
 
 def eviction_order(facts: Sequence[Fact]) -> list[Fact]:
-    """Who goes first over the cap: lowest importance, then confidence, then access count
-    (SPEC §10); among equals the oldest."""
+    """Who goes first over the cap: lowest importance, then confidence, then access count;
+    among equals the oldest."""
     return sorted(
         facts, key=lambda f: (f.importance, f.confidence, f.access_count, f.created_at, f.id)
     )

@@ -1,9 +1,9 @@
-"""The long-term memory database: ``MEWCODE_HOME/memory.db`` (SQLite, WAL; SPEC §10).
+"""The long-term memory database: ``MEWCODE_HOME/memory.db`` (SQLite, WAL; docs/configuration.md#long-term-memory).
 
 Opened on first use, from whichever thread asks first: one connection shared
 under a lock. A file that is not a usable memory database turns memory off for
 the session with a one-line ``problem``; the file is never rewritten.
-A fact is stored redacted, like everything else under MEWCODE_HOME (SPEC §23).
+A fact is stored redacted, like everything else under MEWCODE_HOME (docs/security.md#secrets-at-rest).
 """
 
 from __future__ import annotations

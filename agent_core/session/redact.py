@@ -1,4 +1,4 @@
-"""Keep secrets out of everything MewCode writes to disk (SPEC §23).
+"""Keep secrets out of everything MewCode writes to disk (docs/security.md#secrets-at-rest).
 
 One redactor for sessions, the audit log, spill files, shell logs and the
 debug log. What it finds:

@@ -1,4 +1,4 @@
-"""SessionStore: the durable, append-only record of one conversation (SPEC §9)."""
+"""SessionStore: the durable, append-only record of one conversation (docs/manual.md#sessions-and-context)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Skills (SPEC §11): folders with a SKILL.md the model loads by name when they help.
+"""Skills (docs/configuration.md#skills): folders with a SKILL.md the model loads by name when they help.
 
 ``loader`` finds and parses them (three layers), ``scoring`` and ``index`` pick
 the few worth naming for a prompt, ``skills_context`` offers that index per

@@ -1,4 +1,4 @@
-"""Loaded skill bodies waiting for the next tool results (SPEC §11): the 3 most recent."""
+"""Loaded skill bodies waiting for the next tool results (docs/configuration.md#skills): the 3 most recent."""
 
 from __future__ import annotations
 

@@ -18,7 +18,7 @@ FOOTER = "</skills>"
 
 @dataclass(frozen=True)
 class IndexBudget:
-    """SPEC §11's limits: how many skills, and how many characters each entry and the index."""
+    """The index's limits: how many skills, and how many characters each entry and the index."""
 
     top: int = 5
     entry_chars: int = 300

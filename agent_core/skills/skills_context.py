@@ -1,4 +1,4 @@
-"""The skills index as a per-prompt block (a ``PromptContext``, SPEC §11)."""
+"""The skills index as a per-prompt block (a ``PromptContext``, docs/configuration.md#skills)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Making an image fit a model request (SPEC §18): size limits, alpha, scaling."""
+"""Making an image fit a model request (docs/manual.md#tools): size limits, alpha, scaling."""
 
 from __future__ import annotations
 

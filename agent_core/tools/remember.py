@@ -1,4 +1,4 @@
-"""Remember: keep a fact the user asked to keep in long-term memory (SPEC §10)."""
+"""Remember: keep a fact the user asked to keep in long-term memory (docs/configuration.md#long-term-memory)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Skill: load a skill's instructions by name (SPEC §11, progressive disclosure).
+"""Skill: load a skill's instructions by name (docs/configuration.md#skills, progressive disclosure).
 
 The body does not come back as this call's result: it waits in the session's
 ``SkillBuffer`` and rides with the next tool results (the loop appends it

@@ -1,4 +1,4 @@
-"""Session and context commands: /resume, /compact, /context (SPEC §8, §9)."""
+"""Session and context commands: /resume, /compact, /context (docs/manual.md#sessions-and-context)."""
 
 from __future__ import annotations
 

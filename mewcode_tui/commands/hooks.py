@@ -1,4 +1,4 @@
-"""/hooks: the hooks in force, by event, and the project's that wait for trust (SPEC §12)."""
+"""/hooks: the hooks in force, by event, and the project's that wait for trust (docs/configuration.md#hooks)."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def list_hooks(host: CommandHost, args: str) -> None:
         )
         lines += hook_lines(found.waiting_for_trust, project)
     lines.append(
-        "Configure hooks under hooks: in settings.yaml or .claude/settings.json (see README, Hooks)."
+        "Configure hooks under hooks: in settings.yaml or .claude/settings.json (see docs/configuration.md#hooks)."
     )
     host.say("\n".join(lines))
     for problem in found.problems:

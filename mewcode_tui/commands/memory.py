@@ -1,4 +1,4 @@
-"""/memory: the memory files loaded each session, then the long-term facts (SPEC §10).
+"""/memory: the memory files loaded each session, then the long-term facts (docs/configuration.md#long-term-memory).
 
 ``/memory`` lists, ``/memory search TEXT`` ranks, ``/memory add [--global] TEXT``
 stores what the user wrote, ``/memory delete ID`` (or ``rm``) removes a fact.

@@ -1,4 +1,4 @@
-"""Slash commands: the registry and what a command may ask of the screen (SPEC §19).
+"""Slash commands: the registry and what a command may ask of the screen (docs/manual.md#the-full-screen-ui).
 
 Four kinds: ``local`` (answers from local state: /help, /cost), ``ui`` (changes
 UI or session state: /mode, /clear), ``prompt`` (injects a prompt for the

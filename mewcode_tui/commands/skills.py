@@ -1,4 +1,4 @@
-"""/skills, and one slash command per installed skill (SPEC §11, §19)."""
+"""/skills, and one slash command per installed skill (docs/configuration.md#skills)."""
 
 from __future__ import annotations
 
@@ -64,7 +64,9 @@ def list_skills(host: CommandHost, args: str) -> None:
         short_path(p)
         for p in (host.paths.home / "skills", host.paths.project / ".mewcode" / "skills")
     )
-    lines.append(f"Add a skill: a folder with a SKILL.md in {folders} (see README, Skills).")
+    lines.append(
+        f"Add a skill: a folder with a SKILL.md in {folders} (see docs/configuration.md#skills)."
+    )
     host.say("\n".join(lines))
     for warning in found.warnings:
         host.say(warning, "warning")

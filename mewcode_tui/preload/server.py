@@ -193,7 +193,7 @@ def serve(sock: socket.socket, key: str, idle_seconds: float, lock: int) -> None
 
 
 def _log_to(home: Path) -> None:
-    """``MEWCODE_HOME/logs/preload.log``: redacted like every file there (SPEC §23).
+    """``MEWCODE_HOME/logs/preload.log``: redacted like every file there (docs/security.md#secrets-at-rest).
 
     Records, warnings and the server's own tracebacks (see ``main``) pass the
     redactor; fd 2 points there too, for what the interpreter itself prints.

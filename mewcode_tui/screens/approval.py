@@ -1,4 +1,4 @@
-"""The approval modal: a human answers an ``approval.requested`` event (SPEC §6 layer 5).
+"""The approval modal: a human answers an ``approval.requested`` event (docs/security.md#permissions, layer 5).
 
 The screen is pure: it dismisses with an ``ApprovalReply`` and the caller answers
 the event's ticket with it. Keys are ignored for a short guard after opening so a

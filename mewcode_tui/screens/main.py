@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from mewcode_tui.session_start import TuiOptions
 
 # The channel, events, presenter and completion modules are imported when first
-# needed: none of them is needed for the first frame (SPEC §22).
+# needed: none of them is needed for the first frame (docs/architecture.md#start-up).
 
 log = logging.getLogger("mewcode.tui")
 

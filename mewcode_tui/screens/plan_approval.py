@@ -1,4 +1,4 @@
-"""The plan dialog for ``ExitPlanMode``: approve the plan or keep planning (SPEC §7).
+"""The plan dialog for ``ExitPlanMode``: approve the plan or keep planning (docs/manual.md#the-full-screen-ui).
 
 Answers map onto the runtime's contract: ``allow_once`` approves and switches to
 ``default`` mode, ``allow_session`` approves with auto-accepted edits

@@ -1,4 +1,4 @@
-"""The session picker for ``/resume`` and ``mewcode --resume`` (SPEC §9).
+"""The session picker for ``/resume`` and ``mewcode --resume`` (docs/manual.md#sessions-and-context).
 
 Lists this project's saved sessions, newest first: first prompt, how long
 ago, size and message count. Dismisses with the chosen session id, or None.

@@ -1,6 +1,6 @@
 """The main screen's start: trust, first-run setup, the provider and the runtime.
 
-The steps run after the first frame (SPEC §22): the trust dialog for an
+The steps run after the first frame (docs/architecture.md#start-up): the trust dialog for an
 untrusted project, the setup screen on a first run, then a worker that
 builds the provider (its SDK import in a thread) and opens the session.
 """

@@ -1,4 +1,4 @@
-"""First-run screen (SPEC §20): no key configured, so pick a provider or the demo.
+"""First-run screen (docs/manual.md#the-full-screen-ui): no key configured, so pick a provider or the demo.
 
 ``SetupScreen`` dismisses with a ``SetupChoice``; ``apply_setup`` persists it:
 provider, model and base URL in ``MEWCODE_HOME/settings.yaml``, the API key in

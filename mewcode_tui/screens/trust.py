@@ -1,4 +1,4 @@
-"""The trust dialog: "Do you trust the files in this folder?" on first open (SPEC §6).
+"""The trust dialog: "Do you trust the files in this folder?" on first open (docs/configuration.md#project-trust).
 
 Until the user trusts a folder, its ``.mewcode/`` settings only make things
 stricter. The screen is pure: it dismisses with ``"trust"``, ``"restricted"``

@@ -1,4 +1,4 @@
-"""The chat pane: a window of mounted views over the transcript (SPEC §19, §22).
+"""The chat pane: a window of mounted views over the transcript (docs/manual.md#the-full-screen-ui).
 
 Only the most recent ``window`` entries are mounted; older ones are mounted
 in batches when the user scrolls to the top, and pruned again once the user

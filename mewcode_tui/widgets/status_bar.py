@@ -1,4 +1,4 @@
-"""The two-line status bar (SPEC §19), driven by reactives.
+"""The two-line status bar (docs/manual.md#the-full-screen-ui), driven by reactives.
 
 The folder, model and phase detail are shown through ``visible_text``: a cloned
 folder's name may hold an escape sequence.

@@ -1,4 +1,4 @@
-"""The shell analyzer fails closed, end to end through `mewcode -p` (SPEC §6).
+"""The shell analyzer fails closed, end to end through `mewcode -p` (docs/security.md#permissions).
 
 The OS sandbox is switched off here (MEWCODE_SANDBOX=none) so that a witness
 file or directory proves what the analyzer alone let run. One run per mode

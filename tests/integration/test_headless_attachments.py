@@ -1,4 +1,4 @@
-"""`mewcode -p "explain @a.py"` sends the file's content, through the real SDKs (SPEC §20)."""
+"""`mewcode -p "explain @a.py"` sends the file's content, through the real SDKs (docs/manual.md#the-full-screen-ui, mentioning files)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""End-to-end `mewcode -p` against the fake LLM server, with the real SDKs (SPEC §20, §24)."""
+"""End-to-end `mewcode -p` against the fake LLM server, with the real SDKs (docs/manual.md#headless-mode--p, docs/architecture.md#tests)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Hooks end to end: real hook scripts, `mewcode -p` and the fake LLM server (SPEC §12)."""
+"""Hooks end to end: real hook scripts, `mewcode -p` and the fake LLM server (docs/configuration.md#hooks)."""
 
 from __future__ import annotations
 

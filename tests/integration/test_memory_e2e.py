@@ -1,4 +1,4 @@
-"""A fact remembered in one `mewcode -p` session is recalled in the next (SPEC §10, §20)."""
+"""A fact remembered in one `mewcode -p` session is recalled in the next (docs/configuration.md#long-term-memory)."""
 
 from __future__ import annotations
 

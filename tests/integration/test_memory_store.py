@@ -1,4 +1,4 @@
-"""Long-term memory in a real SQLite file under a temp MEWCODE_HOME (SPEC §10)."""
+"""Long-term memory in a real SQLite file under a temp MEWCODE_HOME (docs/configuration.md#long-term-memory)."""
 
 from __future__ import annotations
 

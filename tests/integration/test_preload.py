@@ -1,4 +1,4 @@
-"""Warm start (SPEC §22, issue 15): `mewcode` through a real preload server, against a cold run."""
+"""Warm start (docs/manual.md#warm-start-preload-server, issue 15): `mewcode` through a real preload server, against a cold run."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The full-screen UI in a real terminal (tmux), in-process and through the preload server: SPEC §22."""
+"""The full-screen UI in a real terminal (tmux), in-process and through the preload server (docs/manual.md#warm-start-preload-server)."""
 
 from __future__ import annotations
 

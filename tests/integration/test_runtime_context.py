@@ -1,4 +1,4 @@
-"""Context management through the whole runtime against the fake server (SPEC §8, issue 5)."""
+"""Context management through the whole runtime against the fake server (docs/manual.md#sessions-and-context, issue 5)."""
 
 from __future__ import annotations
 

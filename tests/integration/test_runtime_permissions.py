@@ -1,4 +1,4 @@
-"""Permissions through the runtime: human answers, saved rules, audit (SPEC §6, §9)."""
+"""Permissions through the runtime: human answers, saved rules, audit (docs/security.md#permissions)."""
 
 from __future__ import annotations
 

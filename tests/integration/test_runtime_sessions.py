@@ -1,4 +1,4 @@
-"""Runtime session switching: /clear, /resume and /context figures (SPEC §9, issue 5)."""
+"""Runtime session switching: /clear, /resume and /context figures (docs/manual.md#sessions-and-context, issue 5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The OS sandbox end to end through `mewcode -p` (SPEC §6): witnesses show what really ran.
+"""The OS sandbox end to end through `mewcode -p` (docs/security.md#the-os-sandbox): witnesses show what really ran.
 
 Every command here is one the permission engine lets through in bypass mode
 (an interpreter writing a path it cannot see), so only the OS boundary stops it.

@@ -1,4 +1,4 @@
-"""No secret reaches MEWCODE_HOME in clear, and everything there is private (SPEC §23).
+"""No secret reaches MEWCODE_HOME in clear, and everything there is private (docs/security.md#secrets-at-rest).
 
 End to end through `mewcode -p` against the fake LLM: the model reads a file of
 every credential kind, a command prints 80 KB of them (so the output spills

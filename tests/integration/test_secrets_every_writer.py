@@ -1,4 +1,4 @@
-"""Every writer under MEWCODE_HOME redacts what it writes (SPEC §23), each on its own.
+"""Every writer under MEWCODE_HOME redacts what it writes (docs/security.md#secrets-at-rest), each on its own.
 
 One `mewcode -p` session against the fake LLM meets every credential format
 the redactor knows (SECRETS_FILE, old and new) through each writer:

@@ -1,4 +1,4 @@
-"""One writer per session (SPEC §23): a lock, a clear message, and a fork for --continue."""
+"""One writer per session (docs/manual.md#sessions-and-context): a lock, a clear message, and a fork for --continue."""
 
 from __future__ import annotations
 

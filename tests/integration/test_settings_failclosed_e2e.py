@@ -1,4 +1,4 @@
-"""Broken settings files fail closed, end to end through `mewcode -p` (SPEC §23).
+"""Broken settings files fail closed, end to end through `mewcode -p` (docs/configuration.md#broken-settings-fail-closed).
 
 Every run allows `touch` on the command line (`--allowedTools`), and the deny
 rule sits in the broken file: a witness file shows whether the denied command

@@ -1,4 +1,4 @@
-"""Skills end to end through `mewcode -p` and the fake LLM server (SPEC §11, §20)."""
+"""Skills end to end through `mewcode -p` and the fake LLM server (docs/configuration.md#skills)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 A cloned repository's `.mewcode/settings*.yaml` is input from a stranger: before
 trust it may only make things stricter, and it never decides where the API key
-goes (SPEC §6 "Project trust"). Witness files and the servers' request logs show
+goes (docs/configuration.md#project-trust). Witness files and the servers' request logs show
 what really happened.
 """
 

@@ -1,4 +1,4 @@
-"""Selecting text in the chat copies it: a system copy command, else OSC 52 (SPEC §19)."""
+"""Selecting text in the chat copies it: a system copy command, else OSC 52 (docs/manual.md#the-full-screen-ui)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The trust dialog on first open of an untrusted project (SPEC §6 "Project trust").
+"""The trust dialog on first open of an untrusted project (docs/configuration.md#project-trust).
 
 Driven through the real app and the real Runtime: trusting records the project
 in the user's settings and loads its allow rules; "not now" keeps it restricted

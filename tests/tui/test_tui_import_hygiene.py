@@ -1,4 +1,4 @@
-"""The TUI paints its first frame before any vendor SDK (or mcp) is imported (SPEC §22)."""
+"""The TUI paints its first frame before any vendor SDK (or mcp) is imported (docs/architecture.md#the-layers)."""
 
 from __future__ import annotations
 

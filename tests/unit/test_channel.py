@@ -1,4 +1,4 @@
-"""The rendezvous channel: backpressure and cancellation (SPEC §2)."""
+"""The rendezvous channel: backpressure and cancellation (docs/architecture.md#events-and-the-channel)."""
 
 from __future__ import annotations
 

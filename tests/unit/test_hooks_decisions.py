@@ -1,4 +1,4 @@
-"""Hooks: matcher, exit codes and JSON output, combining, and the settings shape (SPEC §12)."""
+"""Hooks: matcher, exit codes and JSON output, combining, and the settings shape (docs/configuration.md#hooks)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ReAct loop's own logic with an in-memory provider (SPEC §4)."""
+"""The ReAct loop's own logic with an in-memory provider (docs/architecture.md#the-agent-loop)."""
 
 from __future__ import annotations
 

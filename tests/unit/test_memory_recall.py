@@ -1,4 +1,4 @@
-"""Long-term memory decisions (SPEC §10): normalising, ranking, threshold, weights, eviction, TTL."""
+"""Long-term memory decisions (docs/configuration.md#long-term-memory): normalising, ranking, threshold, weights, eviction, TTL."""
 
 from __future__ import annotations
 

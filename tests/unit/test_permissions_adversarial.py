@@ -1,5 +1,5 @@
 """Adversarial table: each case is a call a hostile or careless model might make,
-with the verdict (decision and layer) SPEC section 6 implies."""
+with the verdict (decision and layer) the five layers imply (docs/security.md#permissions)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Editing settings files never overwrites what the user wrote (SPEC §21, §23)."""
+"""Editing settings files never overwrites what the user wrote (docs/configuration.md#settings-files)."""
 
 from __future__ import annotations
 

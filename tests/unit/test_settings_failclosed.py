@@ -1,4 +1,4 @@
-"""Settings fail closed, per entry (SPEC §21, §23).
+"""Settings fail closed, per entry (docs/configuration.md#broken-settings-fail-closed).
 
 An invalid entry is reported with file and line and dropped alone; deny rules
 apply whenever they parse; what the permission rules cannot do without stops

@@ -1,4 +1,4 @@
-"""The next-round buffer of loaded skill bodies (SPEC §11): the 3 most recent, taken once."""
+"""The next-round buffer of loaded skill bodies (docs/configuration.md#skills): the 3 most recent, taken once."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Skills on disk (SPEC §11): Agent Skills front matter, malformed skills, layer order."""
+"""Skills on disk (docs/configuration.md#skills): Agent Skills front matter, malformed skills, layer order."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Which skills a prompt names (SPEC §11): scoring table, CJK n-grams, every budget at its edge."""
+"""Which skills a prompt names (docs/configuration.md#skills): scoring table, CJK n-grams, every budget at its edge."""
 
 from __future__ import annotations
 

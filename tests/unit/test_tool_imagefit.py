@@ -1,4 +1,4 @@
-"""Image fitting (SPEC §18): as-is when small and opaque, flattened, scaled, rejected."""
+"""Image fitting (docs/manual.md#tools): as-is when small and opaque, flattened, scaled, rejected."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Project trust: an untrusted project's settings only make things stricter (SPEC §6, §21).
+"""Project trust: an untrusted project's settings only make things stricter (docs/configuration.md#project-trust).
 
 Where credentials go (base_url, api_key_env) is never read from a project, trusted or not.
 """
