@@ -17,14 +17,15 @@ version leaves the range, so an upgrade forces a new look at this file).
    - textual: ``textual.constants`` reads ``TEXTUAL_*`` and ``ESCDELAY`` at
      import, and other modules copy some of them at import
      (``UPDATE_PERIOD`` from ``TEXTUAL_FPS``, the default theme from
-     ``TEXTUAL_THEME``); ``textual._xterm_parser`` reads ``TERM_PROGRAM`` and
-     ``LC_TERMINAL`` (is this iTerm?) when first imported.
+     ``TEXTUAL_THEME``); ``textual._xterm_parser`` works out from
+     ``TERM_PROGRAM`` and ``LC_TERMINAL`` whether this is iTerm when first
+     imported: only that fact is keyed (``KEYED_AS_FACT``), not the values.
    - rich: the cell-width table is chosen from ``UNICODE_VERSION`` on first use
      and cached, with every width computed from it.
    - anthropic, openai: ``ANTHROPIC_LOG`` / ``OPENAI_LOG`` set their loggers'
      levels at import.
-   - mcp: imports OpenTelemetry, which reads ``OTEL_*`` (context, propagators)
-     at import; pydantic (the SDKs' models) reads its plugin switches on the
+   - mcp: imports OpenTelemetry, which picks its context and propagators
+     (``OTEL_PYTHON_CONTEXT``, ``OTEL_PROPAGATORS``) at import; pydantic (the SDKs' models) reads its plugin switches on the
      first model; platformdirs (textual) checks ``ANDROID_DATA`` at import.
 
    The warm-up run keeps these variables (``keyed_environment``), so what it
@@ -62,20 +63,32 @@ WRITTEN_FOR: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {
 }
 
 # The interpreter's own settings (PYTHONPATH, PYTHONHASHSEED...) and the dependencies'.
-KEYED_PREFIXES = ("PYTHON", "TEXTUAL_", "OTEL_")
+KEYED_PREFIXES = ("PYTHON", "TEXTUAL_")
 KEYED_NAMES = frozenset(
     {
         "ESCDELAY",  # textual.constants
-        "TERM_PROGRAM",  # textual._xterm_parser: iTerm?
-        "LC_TERMINAL",
         "UNICODE_VERSION",  # rich's cell widths
         "ANTHROPIC_LOG",  # the SDKs' log levels
         "OPENAI_LOG",
+        # OpenTelemetry, through mcp; by name: other OTEL_* (exporter headers) hold secrets.
+        "OTEL_PROPAGATORS",
+        "OTEL_PYTHON_CONTEXT",
+        "OTEL_PYTHON_TRACER_PROVIDER",
         "PYDANTIC_DISABLE_PLUGINS",  # pydantic, through the SDKs' models
         "DEFER_PYDANTIC_BUILD",
         "ANDROID_DATA",  # platformdirs, through textual
     }
 )
+
+# Of these only what textual makes of them at import is keyed: by value, a tmux, a VS Code
+# and a plain terminal (TERM_PROGRAM) would each want a server of their own.
+KEYED_AS_FACT = frozenset({"TERM_PROGRAM", "LC_TERMINAL"})
+
+
+def _textual_is_iterm(env: dict[str, str]) -> bool:
+    """textual._xterm_parser's IS_ITERM, which it works out when first imported."""
+    return env.get("LC_TERMINAL", "") == "iTerm2" or env.get("TERM_PROGRAM", "") == "iTerm.app"
+
 
 READ_WHEN_USED: dict[str, str] = {
     "HOME": "sysconfig's user base; the caller's paths are read per run (MEWCODE_HOME, ~)",
@@ -109,9 +122,16 @@ def keyed(name: str) -> bool:
     return name in KEYED_NAMES or name.startswith(KEYED_PREFIXES)
 
 
+def key_material(env: dict[str, str]) -> dict[str, str]:
+    """What of ``env`` the server's key holds: the keyed variables and textual's iTerm fact."""
+    material = {name: value for name, value in env.items() if keyed(name)}
+    material["textual: iTerm"] = str(_textual_is_iterm(env))
+    return material
+
+
 def keyed_environment(env: dict[str, str]) -> dict[str, str]:
-    """The variables of ``env`` that are part of the server's key."""
-    return {name: value for name, value in env.items() if keyed(name)}
+    """The variables of ``env`` a warm-up run keeps: what the key holds, or a fact of."""
+    return {n: v for n, v in env.items() if keyed(n) or n in KEYED_AS_FACT}
 
 
 def version_tuple(version: str) -> tuple[int, ...]:

@@ -12,7 +12,7 @@ import os
 import sys
 
 from mewcode_tui.preload.confinement import confinement
-from mewcode_tui.preload.dependency_state import keyed_environment
+from mewcode_tui.preload.dependency_state import key_material
 
 try:  # the built-in module: hashlib would load OpenSSL, ~3 ms of the client's start
     from _sha2 import sha256  # Python 3.12+
@@ -71,7 +71,7 @@ def _interpreter_settings(digest) -> None:
     import (dependency_state.py), which a forked child cannot change. The server is started
     with the client's flags and environment, so they agree."""
     digest.update(f"{tuple(sys.flags)}\n".encode())
-    fixed = keyed_environment(dict(os.environ))
+    fixed = key_material(dict(os.environ))
     for name in sorted(fixed):
         digest.update(f"{name}={fixed[name]}\0".encode())
 

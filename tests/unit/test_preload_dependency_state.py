@@ -123,3 +123,19 @@ def test_the_keyed_environment_is_the_interpreters_and_the_libraries_variables()
 
 def test_no_variable_is_both_keyed_and_read_when_used() -> None:
     assert [n for n in dependency_state.READ_WHEN_USED if dependency_state.keyed(n)] == []
+
+
+@pytest.mark.parametrize(
+    ("env", "iterm"),
+    [
+        ({"TERM_PROGRAM": "iTerm.app"}, "True"),
+        ({"LC_TERMINAL": "iTerm2", "TERM_PROGRAM": "tmux"}, "True"),
+        ({"TERM_PROGRAM": "tmux"}, "False"),
+        ({"TERM_PROGRAM": "vscode"}, "False"),
+        ({}, "False"),
+    ],
+)
+def test_the_key_holds_whether_textual_sees_iterm_not_which_terminal(
+    env: dict[str, str], iterm: str
+) -> None:
+    assert dependency_state.key_material(env) == {"textual: iTerm": iterm}

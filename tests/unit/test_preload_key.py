@@ -110,7 +110,9 @@ def test_a_variable_a_library_fixes_at_import_gets_its_own_server(
     assert key_module.server_key() != before
 
 
-@pytest.mark.parametrize("name", ["NO_COLOR", "COLORTERM", "TERM", "COLUMNS", "MY_OWN_VAR"])
+@pytest.mark.parametrize(
+    "name", ["NO_COLOR", "COLORTERM", "TERM", "COLUMNS", "TERM_PROGRAM", "MY_OWN_VAR"]
+)
 def test_a_variable_read_on_each_run_is_served_by_the_same_server(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
