@@ -41,6 +41,9 @@ version leaves the range, so an upgrade forces a new look at this file).
    an installed version is outside ``WRITTEN_FOR``, the server serves no run
    warm: every run starts cold, and the reason is in the preload log.
 
+Not after a fork but also held to ``WRITTEN_FOR``: ``css_parse_cache.py`` wraps one
+private method of Textual's, and installs nothing where its signature differs.
+
 ``READ_WHEN_USED`` lists the variables the warm-up reads that are read again
 on each use (so a child sees the caller's), with why; a test records every
 variable read while the server warms up and fails on one in neither list.
