@@ -243,6 +243,15 @@ class OrphanSweeper:
 _SWEEPER: OrphanSweeper | None = None
 
 
+def _forget_sweeper() -> None:
+    """A forked process is no subreaper, and its parent's runs are not its own."""
+    global _SWEEPER
+    _SWEEPER = None
+
+
+os.register_at_fork(after_in_child=_forget_sweeper)
+
+
 def orphan_sweeper() -> OrphanSweeper:
     """The process's one sweeper: being a subreaper is a property of the whole process."""
     global _SWEEPER

@@ -125,6 +125,10 @@ def _backend_for(forced: str | None) -> SandboxBackend:
     return choose_backend(forced, system_probes())
 
 
+# A forked process may run for a caller in another confinement: probe again.
+os.register_at_fork(after_in_child=_backend_for.cache_clear)
+
+
 def sandbox_backend() -> SandboxBackend:
     """This process's backend (probed on first use, per value of MEWCODE_SANDBOX)."""
     return _backend_for(os.environ.get(SANDBOX_ENV))

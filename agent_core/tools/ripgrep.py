@@ -33,6 +33,10 @@ def _locate_rg() -> str | None:
     return shutil.which("rg")
 
 
+# A forked process (the preload server's child) has another caller's PATH: look again.
+os.register_at_fork(after_in_child=_locate_rg.cache_clear)
+
+
 def find_rg() -> str:
     """The rg executable: next to the running Python (the venv), else on PATH."""
     found = _locate_rg()

@@ -1,14 +1,15 @@
 """Turn a freshly forked child of the preload server into the caller's own process.
 
 Nothing the server read at import time may leak into a run: the environment,
-the working directory, stdio, signal dispositions, random state and the few
-module-level values libraries read from the environment are all replaced here.
+the working directory, stdio, signal dispositions, random state and logging are
+replaced here. Our own per-process caches reset themselves after a fork
+(``os.register_at_fork`` beside each); what the libraries fix for a process's
+life is dealt with in dependency_state.py.
 """
 
 from __future__ import annotations
 
 import atexit
-import importlib
 import locale
 import os
 import random
@@ -21,6 +22,7 @@ from typing import Any
 
 from mewcode_tui.preload import job_control
 from mewcode_tui.preload.caller_process import adopt_caller_settings
+from mewcode_tui.preload.dependency_state import caller_sdk_logging
 from mewcode_tui.preload.stdio import adopt_stdio
 
 # Dispositions a cold CPython start has; every other catchable signal is SIG_DFL.
@@ -58,69 +60,20 @@ def replace_environment(env: dict[str, str], cwd: str) -> None:
     except locale.Error:
         pass
     random.seed()
-    _refresh_textual_constants()
-    _forget_process_caches()
     _reset_logging()
 
 
-# Per-process memos of what the environment said (PATH lookups, the sandbox probe),
-# and the subreaper, which a forked process is not: none may carry over from the server.
-_PROCESS_CACHES = (
-    ("agent_core.tools.ripgrep", "_locate_rg"),
-    ("agent_core.sandbox.selection", "_backend_for"),
-)
-
-
-def _forget_process_caches() -> None:
-    for module_name, name in _PROCESS_CACHES:
-        module = sys.modules.get(module_name)
-        if module is not None:
-            getattr(module, name).cache_clear()
-    orphans = sys.modules.get("agent_core.sandbox.orphans")
-    if orphans is not None:
-        orphans._SWEEPER = None
-
-
 def _reset_logging() -> None:
-    """No handlers, WARNING: as a cold start has (the server's log must not reach the caller)."""
+    """No handlers, WARNING: as a cold start has (the server's log must not reach the caller).
+
+    The libraries' own loggers keep their levels: the variables that set them are part
+    of the server's key (dependency_state.py), so they are the caller's already.
+    """
     import logging
 
     for handler in list(logging.root.handlers):
         logging.root.removeHandler(handler)
     logging.root.setLevel(logging.WARNING)
-    for name in _SDK_LOGGERS:
-        logging.getLogger(name).setLevel(logging.NOTSET)
-
-
-# The SDKs read ANTHROPIC_LOG / OPENAI_LOG when imported (in the server): read again.
-_SDK_LOGGERS = ("anthropic", "openai", "httpx2")
-_SDK_LOG_SETUP = ("anthropic._utils._logs", "openai._utils._logs")
-
-
-def _sdk_logging() -> None:
-    """After stderr is the caller's: the SDKs' logging as the caller's variables ask."""
-    for module_name in _SDK_LOG_SETUP:
-        module = sys.modules.get(module_name)
-        if module is not None:
-            module.setup_logging()
-
-
-def _refresh_textual_constants() -> None:
-    """textual.constants reads TEXTUAL_*, ESCDELAY... at import: read them again."""
-    constants = sys.modules.get("textual.constants")
-    if constants is None:
-        return
-    importlib.reload(constants)
-    # Modules that copied a constant by name at import (`from textual.constants import X`).
-    for module_name, names in (
-        ("textual._styles_cache", ("DEBUG",)),
-        ("textual.filter", ("DIM_FACTOR",)),
-        ("textual.message_pump", ("SLOW_THRESHOLD",)),
-    ):
-        module = sys.modules.get(module_name)
-        for name in names:
-            if module is not None and hasattr(module, name):
-                setattr(module, name, getattr(constants, name))
 
 
 def run_as_caller(header: dict[str, Any], fds: list[int]) -> int:
@@ -132,7 +85,7 @@ def run_as_caller(header: dict[str, Any], fds: list[int]) -> int:
     replace_environment(env, str(header["cwd"]))
     adopt_stdio(fds, env)
     adopt_caller_settings(header.get("process") or {})
-    _sdk_logging()
+    caller_sdk_logging()
     argv = [str(arg) for arg in header["argv"]]
     sys.argv = ["mewcode", *argv]
     try:

@@ -12,6 +12,7 @@ import os
 import sys
 
 from mewcode_tui.preload.confinement import confinement
+from mewcode_tui.preload.dependency_state import key_material
 
 try:  # the built-in module: hashlib would load OpenSSL, ~3 ms of the client's start
     from _sha2 import sha256  # Python 3.12+
@@ -65,13 +66,14 @@ def _installed_dists(digest) -> None:
 
 
 def _interpreter_settings(digest) -> None:
-    """What the interpreter fixed at its start: its flags (UTF-8 mode, -O, -X ...) and the
-    PYTHON* variables (PYTHONPATH, PYTHONHASHSEED ...), which a forked child cannot change.
-    The server is started with the client's flags and environment, so they agree."""
+    """What the process fixed for its life: the interpreter's flags (UTF-8 mode, -O, -X ...),
+    the PYTHON* variables (PYTHONPATH, PYTHONHASHSEED ...) and those the libraries read at
+    import (dependency_state.py), which a forked child cannot change. The server is started
+    with the client's flags and environment, so they agree."""
     digest.update(f"{tuple(sys.flags)}\n".encode())
-    for name in sorted(os.environ):
-        if name.startswith("PYTHON"):
-            digest.update(f"{name}={os.environ[name]}\0".encode())
+    fixed = key_material(dict(os.environ))
+    for name in sorted(fixed):
+        digest.update(f"{name}={fixed[name]}\0".encode())
 
 
 def server_key() -> str:

@@ -110,6 +110,22 @@ def warm_up() -> None:
     gc.freeze()
 
 
+def cold_start_reason() -> str | None:
+    """Why no child of ours could be the caller's own (dependency_state.py), or None.
+
+    A server that has a reason still listens, and answers every run with it: the run
+    starts cold, and later runs do not start server after server.
+    """
+    from mewcode_tui.preload.dependency_state import problems
+
+    found = problems()
+    if not found:
+        return None
+    reason = "warm start is off: " + "; ".join(found)
+    log.warning("preload: %s (every run starts cold until that is fixed)", reason)
+    return reason
+
+
 def remove_dead_sockets(directory: Path, keep: Path) -> None:
     """Sockets no server answers on any more (an old key whose server exited)."""
     for path in directory.glob("preload-*.sock"):
@@ -139,12 +155,14 @@ def listen(path: Path) -> socket.socket:
     return sock
 
 
-def serve(sock: socket.socket, key: str, idle_seconds: float, lock: int) -> None:
+def serve(
+    sock: socket.socket, key: str, idle_seconds: float, lock: int, refusal: str | None = None
+) -> None:
     """Accept until idle or told to stop: check the peer, fork a waiter, accept again.
 
     ``lock`` is the descriptor holding the key's lock: waiters and the commands they
     run must not hold it, or a long UI session would keep the next server from
-    starting after this one exits.
+    starting after this one exits. With a ``refusal``, each run is told it and goes cold.
     """
     from mewcode_tui.preload.waiter import serve_one
 
@@ -186,7 +204,7 @@ def serve(sock: socket.socket, key: str, idle_seconds: float, lock: int) -> None
                 os.close(fd)
             code = 1
             try:
-                code = serve_one(conn, key)
+                code = serve_one(conn, key, refusal)
             finally:
                 os._exit(code & 0xFF)
         conn.close()
@@ -236,11 +254,12 @@ def _serve_key(home: Path, key: str, directory: Path, idle_seconds: float) -> in
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     path = directory / f"preload-{key}.sock"
     warm_up()
+    refusal = cold_start_reason()
     remove_dead_sockets(directory, keep=path)
     sock = listen(path)
     log.info("preload: serving key %s on %s", key, path)
     try:
-        serve(sock, key, idle_seconds, lock)
+        serve(sock, key, idle_seconds, lock, refusal)
     finally:
         if os.getpid() == _server_pid:
             path.unlink(missing_ok=True)

@@ -30,8 +30,12 @@ log = logging.getLogger("mewcode.preload")
 HANGUP_GRACE_SECONDS = 3.0
 
 
-def serve_one(conn: socket.socket, key: str) -> int:
-    """Read the request on ``conn``, run it in a child, report until it exits; the exit code."""
+def serve_one(conn: socket.socket, key: str, refusal: str | None = None) -> int:
+    """Read the request on ``conn``, run it in a child, report until it exits; the exit code.
+
+    With a ``refusal`` (the server cannot make a child the caller's own), the client is
+    told it and runs the command cold.
+    """
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     conn.settimeout(10)
@@ -46,6 +50,10 @@ def serve_one(conn: socket.socket, key: str) -> int:
         _send_quietly(conn, error="this server serves other code")
         close_descriptors(fds)
         return 1
+    if refusal is not None:
+        _send_quietly(conn, error=refusal)
+        close_descriptors(fds)
+        return 0
     if not _client_says_go(conn):  # it gave up waiting (and runs it itself), or died
         close_descriptors(fds)
         log.info("preload: the client left before the command started")

@@ -10,8 +10,9 @@ Its CSS is also parsed with each bundled theme's variables, so a user who chose
 mewcode-light or high-contrast starts as warm as one on the default theme.
 
 The run touches nothing of the user's: a scratch HOME, MEWCODE_HOME and project,
-a minimal environment, the demo provider, and an opener that never opens a
-session, so no settings, sandbox, tool, MCP server or provider SDK is used.
+a minimal environment (and the variables the server's key fixes, which every
+child shares), the demo provider, and an opener that never opens a session,
+so no settings, sandbox, tool, MCP server or provider SDK is used.
 It is the real ``MewCodeApp`` (a subclass would key Textual's default CSS
 differently), stopped once its answer views are warm.
 """
@@ -25,6 +26,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from mewcode_tui.preload.dependency_state import keyed_environment
+
 SIZE = (100, 30)
 
 
@@ -34,8 +37,10 @@ def warm_the_ui() -> None:
     with tempfile.TemporaryDirectory(prefix="mewcode-preload-warm-") as scratch:
         root = Path(scratch)
         (root / "project").mkdir()
-        # Nothing the run reads may come from the user's environment or home.
+        # Nothing the run reads may come from the user's environment or home, but what the
+        # server's key fixes: libraries cache some of it (rich's UNICODE_VERSION...).
         os.environ.clear()
+        os.environ.update(keyed_environment(saved))
         os.environ.update(
             HOME=str(root), MEWCODE_HOME=str(root / "home"), PATH=saved.get("PATH", "/usr/bin")
         )

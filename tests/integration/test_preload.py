@@ -273,6 +273,7 @@ def test_client_imports_only_built_in_modules():
         "mewcode_tui.preload.caller_process",
         "mewcode_tui.preload.client",
         "mewcode_tui.preload.confinement",
+        "mewcode_tui.preload.dependency_state",
         "mewcode_tui.preload.key",
         "mewcode_tui.preload.location",
         "mewcode_tui.preload.protocol",

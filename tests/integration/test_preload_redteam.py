@@ -190,10 +190,17 @@ def test_one_runs_pythonpath_does_not_reach_later_runs(fake_llm, tmp_path, mewco
     assert proc.returncode == 0 and proc.stdout == b"tool said: hi\n", proc.stderr
 
 
-def test_sdk_debug_logging_asked_for_by_the_caller(shared, fake_llm, project):
-    cold, warm = cold_and_warm(
-        shared, fake_llm, [{"text": "ok"}], ["-p", "hi"], project, env={"ANTHROPIC_LOG": "debug"}
-    )
+def test_sdk_debug_logging_asked_for_by_the_caller(fake_llm, project, tmp_path):
+    """ANTHROPIC_LOG sets the SDK's level at import: such a caller has a server of its own
+    (it is in the key), whose children still print the SDK's log on the caller's stderr."""
+    env = {"ANTHROPIC_LOG": "debug", "LC_ALL": "C.UTF-8"}
+    server = PreloadServer(tmp_path / "home", env).start()
+    try:
+        cold, warm = cold_and_warm(
+            server, fake_llm, [{"text": "ok"}], ["-p", "hi"], project, env=env
+        )
+    finally:
+        server.stop()
     assert b"DEBUG" in cold.stderr
     assert b"DEBUG" in warm.stderr
 

@@ -66,19 +66,25 @@ def test_the_server_warms_the_ui_in_a_scratch_home_and_forks_single_threaded(
     assert report["env_caches"] == [0, 0] and report["sweeper"] is False
 
 
-def test_a_child_forgets_what_the_server_looked_up_in_its_environment(tmp_path: Path) -> None:
+def test_a_forked_child_forgets_what_its_parent_looked_up_in_its_environment() -> None:
+    """Each cache resets itself after a fork: no preload code has to know them by name."""
     code = """
-import os
+import os, sys
 from agent_core.tools import ripgrep
-from agent_core.sandbox import orphans
+from agent_core.sandbox import orphans, selection
 ripgrep._locate_rg()
+selection.sandbox_backend()
 orphans.orphan_sweeper()
-from mewcode_tui.preload.child import replace_environment
-replace_environment(dict(os.environ), os.getcwd())
-print(ripgrep._locate_rg.cache_info().currsize, orphans._SWEEPER)
+pid = os.fork()
+if pid == 0:
+    state = (ripgrep._locate_rg.cache_info().currsize,
+             selection._backend_for.cache_info().currsize, orphans._SWEEPER)
+    os.write(1, repr(state).encode())
+    os._exit(0)
+os.waitpid(pid, 0)
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["0", "None"]
+    assert out.stdout == "(0, 0, None)"
 
 
 FIRST_FRAME_PARSES = """

@@ -75,19 +75,48 @@ def test_preload_can_be_turned_off(tmp_path: Path, env, settings, disabled) -> N
     assert preload_disabled(env, tmp_path) is disabled
 
 
-def test_child_rereads_what_libraries_took_from_the_environment(tmp_path: Path) -> None:
-    """textual.constants is read at import: a child must see the caller's TEXTUAL_* and ESCDELAY."""
+def test_child_takes_the_callers_environment_cwd_and_temporary_directory(tmp_path: Path) -> None:
+    """What a library fixes at import is the server key's (below); the rest is replaced."""
     code = f"""
 import os, tempfile
-os.environ.update(ESCDELAY="100", TEXTUAL_SLOW_THRESHOLD="500", TMPDIR="/tmp")
-import textual.app, textual.constants, textual.message_pump
+os.environ.update(TMPDIR="/tmp")
 tempfile.gettempdir()
 from mewcode_tui.preload.child import replace_environment
-env = dict(PATH=os.environ["PATH"], ESCDELAY="25", TEXTUAL_SLOW_THRESHOLD="900",
-           TMPDIR={str(tmp_path)!r}, ONLY_IN_CALLER="yes")
+env = dict(PATH=os.environ["PATH"], TMPDIR={str(tmp_path)!r}, ONLY_IN_CALLER="yes")
 replace_environment(env, {str(tmp_path)!r})
-print(textual.constants.ESCAPE_DELAY, textual.message_pump.SLOW_THRESHOLD,
-      tempfile.gettempdir(), os.getcwd(), os.environ.get("ONLY_IN_CALLER"), "HOME" in os.environ)
+print(tempfile.gettempdir(), os.getcwd(), os.environ.get("ONLY_IN_CALLER"), "HOME" in os.environ)
 """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["0.025", "900", str(tmp_path), str(tmp_path), "yes", "False"]
+    assert out.stdout.split() == [str(tmp_path), str(tmp_path), "yes", "False"]
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("TEXTUAL_ANIMATIONS", "none"),  # textual.constants, read at import
+        ("ESCDELAY", "25"),
+        ("TERM_PROGRAM", "iTerm.app"),  # textual's xterm parser, at import
+        ("UNICODE_VERSION", "9.0.0"),  # rich's cell widths, cached on first use
+        ("ANTHROPIC_LOG", "debug"),  # the SDK's log level, at import
+        ("OTEL_PROPAGATORS", "b3"),  # OpenTelemetry (through mcp), at import
+    ],
+)
+def test_a_variable_a_library_fixes_at_import_gets_its_own_server(
+    name: str, value: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(name, raising=False)
+    before = key_module.server_key()
+    monkeypatch.setenv(name, value)
+    assert key_module.server_key() != before
+
+
+@pytest.mark.parametrize(
+    "name", ["NO_COLOR", "COLORTERM", "TERM", "COLUMNS", "TERM_PROGRAM", "MY_OWN_VAR"]
+)
+def test_a_variable_read_on_each_run_is_served_by_the_same_server(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(name, raising=False)
+    before = key_module.server_key()
+    monkeypatch.setenv(name, "1")
+    assert key_module.server_key() == before
