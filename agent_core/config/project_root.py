@@ -5,7 +5,9 @@ Walking up from the start folder (never running git): the nearest folder holding
 ``.claude``; else the start folder itself. HOME and the folders above it never count:
 ``~/.claude`` and ``~/.mewcode`` are the user's own settings, not a project's, and a
 dotfiles repository at HOME would make the whole home the project. Nor does the folder
-whose ``.mewcode`` is MEWCODE_HOME.
+whose ``.mewcode`` is MEWCODE_HOME. A marker someone else owns does not count either
+(as git refuses a repository another user owns): a ``/tmp/.git`` planted by a stranger
+must not make all of /tmp the project, writable by the session.
 """
 
 from __future__ import annotations
@@ -18,7 +20,11 @@ PROJECT_MARKERS = (".mewcode", ".claude")
 
 
 def _exists(path: Path) -> bool:
-    return os.path.lexists(path)
+    """Whether ``path`` is there and the user owns it."""
+    try:
+        return os.lstat(path).st_uid == os.geteuid()
+    except OSError:
+        return False
 
 
 def _candidates(start: Path, home: Path) -> list[Path]:

@@ -34,12 +34,19 @@ from agent_core.modes import MODES
 _STOPS = "mewcode stops rather than run without this file's permission rules"
 _UNKNOWN_INTENT = "mewcode stops rather than guess what it was meant to stop"
 _PERMISSION_KEYS = ", ".join(PermissionSettings.__struct_fields__)
-_MENTIONS_PERMISSIONS = re.compile(rb"(?i)p\x00?e\x00?r\x00?m\x00?i\x00?s\x00?s\x00?i\x00?o\x00?n")
+_MENTIONS_PERMISSIONS = re.compile(rb"(?i)" + rb"\x00{0,3}".join(bytes([c]) for c in b"permission"))
+_ESCAPE = re.compile(rb"\\(?:u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8})|x([0-9a-fA-F]{2}))")
+
+
+def _unescaped(match: re.Match[bytes]) -> bytes:
+    code = int(next(g for g in match.groups() if g is not None), 16)
+    return chr(code).encode("utf-8", "replace") if code < 0x110000 else b"?"
 
 
 def _mentions_permissions(data: bytes) -> bool:
-    """Whether the bytes might hold a permissions section (UTF-16 spellings included)."""
-    return _MENTIONS_PERMISSIONS.search(data) is not None
+    """Whether the bytes might hold a permissions section: UTF-16 and UTF-32 spellings, and
+    JSON or YAML escapes in a key (``"\\u0070ermissions"``) included."""
+    return _MENTIONS_PERMISSIONS.search(_ESCAPE.sub(_unescaped, data)) is not None
 
 
 def _whole_file_problem(path: Path, line: int | str, reason: str, data: bytes) -> ConfigError:
@@ -54,6 +61,10 @@ def _read_text(path: Path) -> str | None:
     try:
         data = path.read_bytes()
     except (FileNotFoundError, NotADirectoryError):
+        if os.path.islink(path):  # its rules are somewhere that is not there now
+            raise PermissionsUnreadable(
+                f"{path}: a symlink to a missing file ({os.readlink(path)}); {_STOPS}"
+            ) from None
         return None
     except OSError as exc:
         # Its rules cannot be known, so it is treated as one that holds some.

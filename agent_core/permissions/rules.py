@@ -46,8 +46,8 @@ def _gitignore(pattern: str) -> pathspec.PathSpec:
 
 def path_matches(spec: str, target: Path, root: Path, home: Path) -> bool:
     """Gitignore-style match of ``target`` against a Read/Edit specifier."""
-    if spec.startswith("//"):
-        base, pattern = Path("/"), spec[1:]
+    if spec.startswith("//"):  # ///x too: the kernel reads it as /x
+        base, pattern = Path("/"), "/" + spec.lstrip("/")
     elif spec.startswith("~/"):
         base, pattern = real(home), spec[1:]
     elif spec.startswith("./"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -67,3 +68,26 @@ def test_paths_from_a_subfolder_name_the_root_and_its_settings(tmp_path: Path) -
     assert paths.project == (tmp_path / "repo").resolve()
     assert paths.project_settings == paths.project / ".mewcode" / "settings.yaml"
     assert paths.sessions_dir == MewcodePaths.from_env(tmp_path / "repo", env).sessions_dir
+
+
+def test_a_marker_another_user_owns_does_not_count(tmp_path: Path, monkeypatch) -> None:
+    # As git refuses a repository another user owns: a stranger's /tmp/.git is not a root.
+    make(tmp_path, "shared/.git/", "shared/.claude/", "shared/mine/")
+    home = tmp_path / "home"
+    home.mkdir()
+    start = tmp_path / "shared" / "mine"
+    assert find_project_root(start, home, home / ".mewcode") == tmp_path / "shared"
+    me = os.geteuid()
+    owner = {str(tmp_path / "shared" / m): me + 1 for m in (".git", ".claude")}
+    real_lstat = os.lstat
+
+    def lstat(path, *args, **kwargs):
+        result = real_lstat(path, *args, **kwargs)
+        if str(path) in owner:
+            fields = list(result)
+            fields[4] = owner[str(path)]  # st_uid
+            return os.stat_result(fields)
+        return result
+
+    monkeypatch.setattr(os, "lstat", lstat)
+    assert find_project_root(start, home, home / ".mewcode") == start
