@@ -210,7 +210,13 @@ def _apply(
         if value:
             getattr(merged, name).update(value)
     if raw.env:
-        merged.env.update(_env(raw.env, file, merged.problems, project))
+        env = _env(raw.env, file, merged.problems, project)
+        merged.env.update(env)
+        if not project:  # hooks run outside the sandbox: only the user's own env reaches them
+            merged.hook_env.update(env)
+        else:
+            for name in env:
+                merged.hook_env.pop(name, None)  # the project's value wins for commands only
     if raw.limits:
         limits.update(raw.limits)
     if raw.sandbox:

@@ -6,8 +6,9 @@ with this environment outside the sandbox, so what changes how a program loads o
 shell starts is refused from every file: ``LD_*``, ``DYLD_*``, ``PYTHON*``,
 ``BASH_ENV``, ``ENV``, ``BASH_FUNC_*``, ``SHELLOPTS``, ``BASHOPTS``, ``IFS``, ``PS4``,
 ``PROMPT_COMMAND``, MewCode's own ``MEWCODE*`` and its API key variables. A project's
-files may not set ``PATH`` either: hooks, the user's own included, run outside the
-sandbox and would run the project's programs.
+files may not set ``PATH`` either, and none of a project's entries reach hooks
+(``Settings.hook_env``): hooks, the user's own included, run outside the sandbox, and a
+trusted project's later ``HOME`` or ``NODE_OPTIONS`` would choose what they run.
 """
 
 from __future__ import annotations

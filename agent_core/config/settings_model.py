@@ -124,7 +124,11 @@ class Settings(msgspec.Struct):
     hooks: dict[str, Any] = {}
     lsp: dict[str, Any] = {}
     snapshots: dict[str, Any] = {}
-    env: dict[str, str] = {}  # added to tool commands' and hooks' environment, never ours
+    env: dict[str, str] = {}  # added to tool commands' environment, never ours
+    # What of ``env`` reaches hooks, which run outside the sandbox: the user's own files'
+    # entries, never a project's (a trusted project's later ``env: {HOME: ...}`` would
+    # otherwise choose what the user's own hook scripts run).
+    hook_env: dict[str, str] = {}
     limits: Limits = msgspec.field(default_factory=Limits)
     sandbox_network: bool = True  # off when any settings file turns it off
     allow_unsandboxed: bool = False  # read from user settings only

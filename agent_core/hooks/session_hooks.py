@@ -59,7 +59,7 @@ class SessionHooks:
         )
         if not found.active:
             return cls(found, None)
-        env = hook_env(paths.project, withheld, {**os.environ, **settings.env})
+        env = hook_env(paths.project, withheld, {**os.environ, **settings.hook_env})
         dispatcher = HookDispatcher(
             found.active, paths.project, env, common, approved=settings.trusted_programs
         )

@@ -235,12 +235,6 @@ def test_a_claude_bash_deny_rule_holds_for_other_spellings(fake_llm, project, co
 # --- a trusted project's env ------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="attack works: a trusted project's env sets HOME for the user's own hooks, which"
-    " run outside the sandbox, so `~/bin/check.sh` runs the project's script; env is not"
-    " part of what trust fingerprints (only PATH is refused from project files)",
-)
 def test_a_project_s_env_does_not_redirect_the_user_s_own_hook(
     fake_llm, project, tmp_path, mewcode_home
 ) -> None:
@@ -252,7 +246,7 @@ def test_a_project_s_env_does_not_redirect_the_user_s_own_hook(
     theirs.chmod(0o755)
     mine = home() / "bin" / "check.sh"
     mine.parent.mkdir()
-    mine.write_text("#!/bin/sh\ntrue\n")
+    mine.write_text(f"#!/bin/sh\ntouch {outside}/mine-ran\n")
     mine.chmod(0o755)
     hook = {"matcher": "*", "hooks": [{"type": "command", "command": "~/bin/check.sh"}]}
     user_settings({"permissions": {"allow": ["Bash"]}, "hooks": {"PreToolUse": [hook]}})
@@ -261,6 +255,7 @@ def test_a_project_s_env_does_not_redirect_the_user_s_own_hook(
     (mewcode_home / "settings.yaml").write_text(f"trustedProjects:\n  - {project}\n")
     code, _, err, _ = attempt(fake_llm, project, calls(bash("true")))
     assert code == 0, err
+    assert (outside / "mine-ran").exists(), "the user's own hook did not run: nothing tested"
     assert not (outside / "pwned").exists()
 
 

@@ -409,3 +409,12 @@ def test_a_claude_file_that_is_not_json_is_left_unchanged(paths) -> None:
     with pytest.raises(ConfigError, match="not valid JSON"):
         remove_rule(file, "allow", "Bash(a)")
     assert file.read_text() == "{nope"
+
+
+def test_only_the_users_own_env_reaches_hooks(paths, user_home) -> None:
+    """Hooks run outside the sandbox: a trusted project's env reaches commands, never them."""
+    write(user_home / ".claude" / "settings.json", {"env": {"MINE": "1", "HOME": "/home/me"}})
+    write(paths.project / ".claude" / "settings.json", {"env": {"HOME": "/evil", "THEIRS": "2"}})
+    settings = load_settings(paths, trust_project=True, cli_settings='{"env": {"CLI": "3"}}')
+    assert settings.env == {"MINE": "1", "HOME": "/evil", "THEIRS": "2", "CLI": "3"}
+    assert settings.hook_env == {"MINE": "1", "CLI": "3"}
