@@ -31,7 +31,9 @@ def sample(kind: msgspec.inspect.Type) -> Any:
         case msgspec.inspect.DictType():
             return {"k": 1}
         case msgspec.inspect.UnionType():
-            return sample(next(t for t in kind.types if not isinstance(t, msgspec.inspect.NoneType)))
+            return sample(
+                next(t for t in kind.types if not isinstance(t, msgspec.inspect.NoneType))
+            )
     raise TypeError(f"no sample for {kind!r}: extend sample()")
 
 
