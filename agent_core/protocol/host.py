@@ -68,6 +68,7 @@ class SessionHost:
         self._seq = 0
         self._ops: asyncio.Queue[ops.Op] = asyncio.Queue()
         self._turn: asyncio.Task[ev.TurnCompleted] | None = None
+        self._turn_told = False  # its TurnCompleted is on the stream: it is over for a front end
         self._approvals: dict[str, str] = {}  # open approval id -> kind ("tool" | "plan")
         self._told_mode = runtime.mode
         self._mcp: dict[str, McpServerStatus] = {}
@@ -245,9 +246,17 @@ class SessionHost:
         await self._publish(ev.OpDone(op_id=op.id, op=ops.op_tag(op)))
 
     def _turn_running(self) -> bool:
-        return self._turn is not None and not self._turn.done()
+        return self._turn is not None and not self._turn.done() and not self._turn_told
+
+    async def _turn_unwound(self) -> None:
+        """A turn whose end was told is over: wait out its last steps (closing the channel)."""
+        if self._turn is not None and self._turn_told and not self._turn.done():
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await self._turn
 
     async def _carry_out(self, op: ops.Op) -> None:
+        if isinstance(op, _IDLE_ONLY):
+            await self._turn_unwound()
         if isinstance(op, _IDLE_ONLY) and self._turn_running():
             raise Refused("a turn is running: interrupt it or wait for it to end")
         rt = self.runtime
@@ -356,6 +365,7 @@ class SessionHost:
     def _start_turn(self, op: ops.UserTurn) -> None:
         if op.attachments:
             raise Refused("attachments on a user turn are not supported yet")
+        self._turn_told = False
         self._turn = asyncio.create_task(self._run_turn(op))
 
     def _interrupt(self) -> None:
@@ -399,6 +409,7 @@ class SessionHost:
             usage=Usage(),
             error=error,
         )
+        self._turn_told = True
         with contextlib.suppress(ChannelClosed):
             await self._publish(done)
         return done
@@ -413,6 +424,8 @@ class SessionHost:
                     if event.mode == self._told_mode:
                         continue  # the runtime's watcher told it already
                     self._told_mode = event.mode
+                elif isinstance(event, ev.TurnCompleted):
+                    self._turn_told = True  # before the consumer can answer it with a new turn
                 await self._publish(event)
         finally:
             channel.close()
