@@ -1,8 +1,10 @@
-"""The one event vocabulary every front end consumes (SPEC §2).
+"""The one event vocabulary every front end consumes (docs/protocol.md).
 
-Each event is a msgspec Struct tagged by ``type``. ``ApprovalRequested`` also
-carries an ``ApprovalTicket``: the consumer answers through it and the agent
-awaits the answer. Tickets are dropped when events are encoded to JSON.
+Each event is a msgspec Struct tagged by ``type``. Turn events come from the
+loop; session events (opened, mode and model changes, MCP states, refused ops,
+query results) come from the session host. ``ApprovalRequested`` also carries
+an ``ApprovalTicket``: the consumer answers through it and the agent awaits the
+answer. Tickets are dropped when events are encoded to JSON.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from typing import Any, Literal
 
 import msgspec
 
+from agent_core.hooks.config import HookCommand
+from agent_core.mcp.model import McpServerStatus
 from agent_core.usage import Usage
 
 Decision = Literal["allow", "deny", "ask"]
@@ -181,6 +185,108 @@ class Notice(_Event, tag="notice"):
     message: str
 
 
+# --- session events: news between and beside turns ---------------------------------
+
+
+class SessionOpened(_Event, tag="session.opened"):
+    """The session the ops now act on; ``op_id`` is the op that opened it ("" at start)."""
+
+    session_id: str
+    how: Literal["new", "resumed", "forked"]
+    forked_from: str = ""
+    op_id: str = ""
+
+
+class ModelChanged(_Event, tag="model.changed"):
+    model: str
+    provider: str
+    context_window: int
+    op_id: str = ""
+
+
+class McpServerChanged(_Event, tag="mcp.server"):
+    """One MCP server's state now (it connected, failed, was restarted...)."""
+
+    server: McpServerStatus
+
+
+class OpRefused(_Event, tag="op.refused"):
+    """An op that cannot run now or at all, and why (one line)."""
+
+    op_id: str
+    op: str  # its tag
+    reason: str
+
+
+class OpDone(_Event, tag="op.done"):
+    """An op without a result of its own has been carried out."""
+
+    op_id: str
+    op: str
+
+
+class SessionSummary(msgspec.Struct, frozen=True):
+    """One saved session as a picker shows it."""
+
+    session_id: str
+    first_prompt: str
+    modified: float  # seconds since the epoch
+    message_count: int
+
+
+class SessionList(_Event, tag="sessions.list"):
+    op_id: str
+    sessions: list[SessionSummary]
+
+
+class MemoryFileInfo(msgspec.Struct, frozen=True):
+    path: str
+    label: str
+    imported_by: str = ""
+
+
+class FactInfo(msgspec.Struct, frozen=True):
+    id: int
+    scope: Literal["project", "global"]
+    content: str
+    expires_at: float | None = None
+
+
+class MemoryReport(_Event, tag="memory.report"):
+    """The memory files that load and the remembered facts (those matching ``search``)."""
+
+    op_id: str
+    files: list[MemoryFileInfo]
+    facts: list[FactInfo]
+    search: str = ""
+    problems: list[str] = []
+
+
+class SkillInfo(msgspec.Struct, frozen=True):
+    name: str
+    description: str
+    path: str
+    layer: str
+
+
+class SkillList(_Event, tag="skills.list"):
+    op_id: str
+    skills: list[SkillInfo]
+    problems: list[str] = []
+
+
+class HookList(_Event, tag="hooks.list"):
+    op_id: str
+    active: list[HookCommand]
+    waiting_for_trust: list[HookCommand]
+    problems: list[str] = []
+
+
+class McpServerList(_Event, tag="mcp.list"):
+    op_id: str
+    servers: list[McpServerStatus]
+
+
 Event = (
     TurnStarted
     | MessageDelta
@@ -200,6 +306,16 @@ Event = (
     | TurnCompleted
     | Error
     | Notice
+    | SessionOpened
+    | ModelChanged
+    | McpServerChanged
+    | OpRefused
+    | OpDone
+    | SessionList
+    | MemoryReport
+    | SkillList
+    | HookList
+    | McpServerList
 )
 
 

@@ -279,10 +279,8 @@ def headless_command(args: argparse.Namespace) -> int:
             if opts.mcp is not None:  # nothing started yet; closed for certain all the same
                 await opts.mcp.aclose()
             raise
-        try:
-            return await run_headless(runtime, prompt, args.output_format, verbose=args.verbose)
-        finally:
-            await runtime.close()  # stops the MCP servers too: no child outlives -p
+        # The session host it runs on closes the runtime (and its MCP servers) at the end.
+        return await run_headless(runtime, prompt, args.output_format, verbose=args.verbose)
 
     return asyncio.run(go())
 

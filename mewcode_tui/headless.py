@@ -1,5 +1,8 @@
 """Headless front end (`mewcode -p`): runs one turn and prints text, json or stream-json.
 
+It drives the session through the protocol alone: a ``UserTurn`` op in, the event
+stream and the snapshot out (docs/protocol.md).
+
 ``stream-json`` prints one JSON object a line in the shape Claude Code's
 ``-p --output-format stream-json`` uses, so tools that read one read the other.
 What goes to stderr (warnings, notices, a server's failure, the error a turn ended
@@ -9,7 +12,6 @@ escaped. Stdout is the answer or JSON for whatever reads it, and stays exact.
 
 from __future__ import annotations
 
-import asyncio
 import sys
 import time
 import uuid
@@ -18,15 +20,16 @@ from typing import TYPE_CHECKING, Any, TextIO
 import msgspec
 
 from agent_core import events as ev
-from agent_core.channel import RendezvousChannel
+from agent_core.protocol.ops import UserTurn
 from agent_core.terminal_text import visible_text
 from mewcode_tui.verbose_trail import VerboseTrail
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from agent_core.agent.session_api import AgentSession
+    from agent_core.agent.runtime import Runtime
     from agent_core.mcp.model import McpServerStatus
+    from agent_core.protocol.session import AgentSession, SessionSnapshot
     from agent_core.usage import Usage
 
 _encode = msgspec.json.Encoder().encode
@@ -79,21 +82,22 @@ def usage_json(usage: Usage) -> dict[str, int]:
 
 
 class HeadlessPrinter:
-    """Consumes the runtime's events and writes them in the chosen format."""
+    """Consumes the session's events and writes them in the chosen format."""
 
     def __init__(
         self,
-        runtime: AgentSession,
+        session: AgentSession,
         output_format: str,
         out: TextIO,
         err: TextIO,
         *,
         verbose: bool = False,
     ) -> None:
-        self.rt = runtime
+        self.session = session
         self.format = output_format
         self.out = out
         self.err = err
+        self.model = ""  # read when the session opens
         # --verbose: a trail of the turn on stderr. The hook for stream-json's full
         # messages (Claude Code prints them with --verbose) is here too: ``self.verbose``.
         self.verbose = verbose
@@ -103,25 +107,25 @@ class HeadlessPrinter:
         self.out.write(_encode(obj).decode() + "\n")
         self.out.flush()
 
-    def init_line(self) -> None:
+    def init_line(self, snap: SessionSnapshot) -> None:
         self.line(
             {
                 "type": "system",
                 "subtype": "init",
-                "session_id": self.rt.session_id,
-                "cwd": str(self.rt.cwd),
-                "model": self.rt.provider.model,
-                "tools": self.rt.tool_names(),
+                "session_id": snap.session_id,
+                "cwd": snap.cwd,
+                "model": snap.model,
+                "tools": snap.tools,
                 "mcp_servers": [
-                    {"name": s.name, "status": MCP_STATUSES[s.state]} for s in self.rt.mcp_servers()
+                    {"name": s.name, "status": MCP_STATUSES[s.state]} for s in snap.mcp
                 ],
-                "permissionMode": self.rt.mode,
-                "apiKeySource": "none" if self.rt.provider.name == "demo" else "environment",
+                "permissionMode": snap.mode,
+                "apiKeySource": "none" if snap.provider == "demo" else "environment",
             }
         )
 
     def handle(self, event: ev.Event) -> None:
-        sid = self.rt.session_id
+        sid = self.session.session_id
         if self.trail is not None:
             self.trail.handle(event)
         if isinstance(event, ev.Notice) and self.format != "stream-json":
@@ -138,7 +142,7 @@ class HeadlessPrinter:
                         "id": f"msg_{uuid.uuid4().hex[:24]}",
                         "type": "message",
                         "role": "assistant",
-                        "model": self.rt.provider.model,
+                        "model": self.model,
                         "content": event.content,
                         "stop_reason": None,
                         "usage": usage_json(event.usage),
@@ -166,19 +170,20 @@ class HeadlessPrinter:
             )
 
     def result(self, done: ev.TurnCompleted, duration_ms: int) -> dict[str, Any]:
-        stats = self.rt.last_stats
+        snap = self.session.snapshot()
+        stats = snap.last_turn
         subtype = SUBTYPES[done.stop_reason]
         return {
             "type": "result",
             "subtype": subtype,
             "is_error": subtype != "success",
             "duration_ms": duration_ms,
-            "duration_api_ms": int(stats.api_seconds * 1000),
+            "duration_api_ms": stats.api_ms,
             "num_turns": stats.requests,
             "result": done.final_text,
             "stop_reason": done.stop_reason,
-            "session_id": self.rt.session_id,
-            "total_cost_usd": round(self.rt.cost_usd, 6),
+            "session_id": snap.session_id,
+            "total_cost_usd": round(snap.cost_usd, 6),
             "usage": usage_json(done.usage),
             "permission_denials": stats.denials,
             **({"error": done.error} if done.error else {}),
@@ -186,7 +191,7 @@ class HeadlessPrinter:
 
 
 async def run_headless(
-    runtime: AgentSession,
+    runtime: Runtime,
     prompt: str,
     output_format: str,
     out: TextIO | None = None,
@@ -194,37 +199,64 @@ async def run_headless(
     *,
     verbose: bool = False,
 ) -> int:
-    """Run one turn without a human (asks become denials); returns the exit code."""
+    """Run one turn without a human (asks become denials); returns the exit code.
+
+    The runtime is driven through a ``SessionHost`` (ops in, events out) and closed
+    with it, whatever happens.
+    """
+    from agent_core.protocol.host import SessionHost
+
+    host = SessionHost(runtime, can_ask=False)
+    host.start()
+    try:
+        return await _one_turn(host, prompt, output_format, out, err, verbose=verbose)
+    finally:
+        await host.close()  # stops the MCP servers too: no child outlives -p
+
+
+async def _one_turn(
+    session: AgentSession,
+    prompt: str,
+    output_format: str,
+    out: TextIO | None,
+    err: TextIO | None,
+    *,
+    verbose: bool,
+) -> int:
     out = out or sys.stdout  # resolved now: the streams may have been replaced since import
     err = err or sys.stderr
-    printer = HeadlessPrinter(runtime, output_format, out, err, verbose=verbose)
-    for problem in [*runtime.settings_problems, *runtime.load_warnings]:
-        say(err, f"warning: {problem}")
-    # MCP servers with no cached tools connect (or fail) first: the first request and
-    # the init line's tools then hold their tools.
-    await runtime.settle_tools()
-    for failure in failed_servers(runtime.mcp_servers()):
-        say(err, f"warning: {failure}")
-    if output_format == "stream-json":
-        printer.init_line()
-    channel: RendezvousChannel[ev.Event] = RendezvousChannel()
+    printer = HeadlessPrinter(session, output_format, out, err, verbose=verbose)
+    turn = await session.submit(UserTurn(text=prompt))
+    opened = False
     started = time.monotonic()
-
-    async def consume() -> None:
-        try:
-            async for event in channel:
-                printer.handle(event)
-                if isinstance(event, ev.TurnCompleted):
-                    return
-        finally:
-            channel.close()  # a consumer that stops must never leave the agent blocked
-
-    consumer = asyncio.create_task(consume())
-    try:
-        done = await runtime.run_turn(prompt, channel, can_ask=False)
-    finally:
-        channel.close()
-        await consumer
+    done: ev.TurnCompleted | None = None
+    async for item in session.events():  # the host's close ends the stream
+        event = item.event
+        if not opened:
+            # The opening: settings problems and load warnings, then (MCP servers
+            # settled) the session itself; only then the turn's events.
+            if isinstance(event, ev.Notice):
+                say(err, f"warning: {event.message}")
+            elif isinstance(event, ev.SessionOpened):
+                opened = True
+                snap = session.snapshot()
+                printer.model = snap.model
+                for failure in failed_servers(snap.mcp):
+                    say(err, f"warning: {failure}")
+                if output_format == "stream-json":
+                    printer.init_line(snap)
+                started = time.monotonic()
+            continue
+        if isinstance(event, ev.OpRefused) and event.op_id == turn:
+            say(err, event.reason)
+            return 1
+        printer.handle(event)
+        if isinstance(event, ev.TurnCompleted):
+            done = event  # -p submits one turn: the first to complete is it
+            break
+    if done is None:
+        say(err, "the session ended before the turn did")
+        return 1
     result = printer.result(done, int((time.monotonic() - started) * 1000))
     if printer.trail is not None:
         printer.trail.timings(result["duration_ms"], result["duration_api_ms"])

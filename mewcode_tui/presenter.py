@@ -112,6 +112,20 @@ class TurnPresenter:
                 await self.on_notice(event)
             case ev.TurnCompleted():
                 await self.on_turn_completed(event)
+            case ev.OpRefused():
+                await self.say("warning", event.reason)
+            case (
+                ev.SessionOpened()
+                | ev.ModelChanged()
+                | ev.McpServerChanged()
+                | ev.OpDone()
+                | ev.SessionList()
+                | ev.MemoryReport()
+                | ev.SkillList()
+                | ev.HookList()
+                | ev.McpServerList()
+            ):
+                pass  # session news: the screen reads it from the runtime until it migrates
             case _:
                 assert_never(event)
 

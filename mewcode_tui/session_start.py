@@ -20,7 +20,7 @@ from agent_core.llm.catalog import PROVIDERS
 
 if TYPE_CHECKING:
     from agent_core.agent.runtime import RuntimeOptions
-    from agent_core.agent.session_api import AgentSession
+    from agent_core.agent.session_api import RuntimeSession
     from agent_core.llm.base import Provider
     from agent_core.mcp.cli_config import CliMcpConfig
 
@@ -146,7 +146,7 @@ def with_flags(settings: Settings, flags: StartFlags) -> Settings:
 
 async def open_runtime(
     options: TuiOptions, provider: Provider, env: Mapping[str, str] | None = None
-) -> AgentSession:
+) -> RuntimeSession:
     """Open (or resume) the session the TUI drives."""
     from agent_core.agent.runtime import Runtime
 

@@ -15,7 +15,7 @@ from agent_core.channel import RendezvousChannel
 from agent_core.events import Event, TurnCompleted
 
 if TYPE_CHECKING:
-    from agent_core.agent.session_api import AgentSession
+    from agent_core.agent.session_api import RuntimeSession
 
 
 class EventSink(Protocol):
@@ -28,7 +28,7 @@ log = logging.getLogger("mewcode.tui")
 
 
 async def consume_turn(
-    runtime: AgentSession,
+    runtime: RuntimeSession,
     prompt: str,
     presenter: EventSink,
     on_start: Callable[[asyncio.Task[Any]], None],

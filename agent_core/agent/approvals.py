@@ -1,7 +1,7 @@
 """Approval requests waiting for a human, by approval id.
 
 A front end answers either through the ticket carried in the event (the TUI's
-modal) or by id through the session (``AgentSession.answer_approval``: a front
+modal) or by id through the session (``RuntimeSession.answer_approval``: a front
 end the event reached as JSON, such as an HTTP client). The first answer wins.
 """
 

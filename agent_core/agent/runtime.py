@@ -16,7 +16,7 @@ import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from agent_core import events as ev
 from agent_core.agent.approvals import PendingApprovals
@@ -63,7 +63,7 @@ from agent_core.tools.registry import ToolRegistry
 from agent_core.tools.session_state import SessionToolState
 
 if TYPE_CHECKING:
-    from agent_core.agent.session_api import AgentSession
+    from agent_core.agent.session_api import RuntimeSession
     from agent_core.mcp.model import McpServerStatus
     from agent_core.sandbox.policy import SandboxPolicy
 
@@ -94,6 +94,8 @@ class Runtime(SessionFigures):
         self.settings_problems = [*opts.settings.problems, *opts.mcp_problems]
         self.last_stats = TurnStats()
         self._task: asyncio.Task | None = None
+        self._mode_watchers: list[Callable[[str], None]] = []
+        self.opened_as: Literal["new", "resumed"] = "new"  # what ``open`` found
         self.approvals = PendingApprovals()  # requests waiting for a human, by id
         from agent_core.sandbox import sandbox_status
 
@@ -156,6 +158,7 @@ class Runtime(SessionFigures):
         opened = open_session_store(opts)
         runtime = cls(opts, opened.store, opened.messages, opened.warnings, opened.views)
         source = "resume" if opened.resumed else "startup"
+        runtime.opened_as = "resumed" if opened.resumed else "new"
         runtime.load_warnings.extend(await runtime.hooks.session_started(source))
         return runtime
 
@@ -221,9 +224,15 @@ class Runtime(SessionFigures):
     # --- turns ------------------------------------------------------------
 
     async def run_turn(
-        self, text: str, events: RendezvousChannel[ev.Event] | None = None, *, can_ask: bool = True
+        self,
+        text: str,
+        events: RendezvousChannel[ev.Event] | None = None,
+        *,
+        can_ask: bool = True,
+        turn_id: str | None = None,
     ) -> ev.TurnCompleted:
         """Run one user turn; events go to ``events`` (each send waits for the consumer)."""
+        turn_id = turn_id or f"turn_{next(_turn_ids)}"
         if self.running:
             raise RuntimeError("a turn is already running")
         emit = turn_emitter(events, CallViewRecorder(self.store, self.conversation))
@@ -231,7 +240,7 @@ class Runtime(SessionFigures):
         submitted = await hooks.prompt_submitted(text)
         if submitted.blocked or submitted.stop:
             self.last_stats = TurnStats()
-            return await refused_turn(submitted, f"turn_{next(_turn_ids)}", events)
+            return await refused_turn(submitted, turn_id, events)
         loop = AgentLoop(
             provider=self._provider,
             conversation=self.conversation,
@@ -248,7 +257,7 @@ class Runtime(SessionFigures):
         attached = await prompt_attachments(
             text, self.cwd, self.gate, self.settings.limits, submitted.context
         )
-        self._task = asyncio.create_task(loop.run(f"turn_{next(_turn_ids)}", prompt, attached))
+        self._task = asyncio.create_task(loop.run(turn_id, prompt, attached))
         try:
             return await asyncio.shield(self._task)
         except asyncio.CancelledError:
@@ -308,6 +317,17 @@ class Runtime(SessionFigures):
             choice=self.prompt_choice,
         )
 
+    @property
+    def memory(self) -> LongTermMemory:
+        """This session's long-term memory (the one the Remember tool writes)."""
+        memory = self._tool_state.memory
+        assert memory is not None, "__init__ gives every session its memory"
+        return memory
+
+    @property
+    def skills(self) -> SkillLibrary:
+        return self._skills
+
     def memory_reach(self) -> MemoryReach:
         """Where this session's memory files are found and their imports may lead."""
         return session_reach(
@@ -323,7 +343,14 @@ class Runtime(SessionFigures):
             raise MewCodeError(f"unknown mode {mode!r} (one of {', '.join(MODES)})")
         if refusal := self.mode_refusal(mode):
             raise refusal
-        self._mode = mode
+        changed, self._mode = mode != self._mode, mode
+        if changed:
+            for watcher in list(self._mode_watchers):
+                watcher(mode)
+
+    def watch_mode(self, callback: Callable[[str], None]) -> None:
+        """Call ``callback`` with the new mode on every change, whoever made it."""
+        self._mode_watchers.append(callback)
 
     async def switch_model(self, model: str, provider: str | None = None) -> None:
         """Use ``model`` from the next request on: the old client is closed, and the
@@ -369,6 +396,21 @@ class Runtime(SessionFigures):
         self._switch(store, loaded.messages, loaded.warnings, loaded.views)
         self.load_warnings.extend(await self.hooks.session_started("resume"))
         return self.load_warnings
+
+    async def fork(self, session_id: str | None = None) -> None:
+        """Continue in a new session holding a copy of ``session_id``'s history (default:
+        this session's); the source stays as it was."""
+        if self.running:
+            raise MewCodeError("a turn is running: wait for it or press Esc first")
+        store, loaded = SessionStore.fork(
+            self.opts.paths,
+            session_id or self.session_id,
+            model=self.provider.model,
+            provider=self.provider.name,
+            spill_bytes=self.settings.limits.spill_bytes,
+        )
+        self._switch(store, loaded.messages, loaded.warnings, loaded.views)
+        self.load_warnings.extend(await self.hooks.session_started("resume"))
 
     def _switch(
         self,
@@ -416,5 +458,5 @@ class Runtime(SessionFigures):
 
 if TYPE_CHECKING:
 
-    def _conforms(runtime: Runtime) -> AgentSession:
+    def _conforms(runtime: Runtime) -> RuntimeSession:
         return runtime  # mypy checks that Runtime implements the whole session interface

@@ -1,8 +1,8 @@
-"""What a front end may do with a running session: the one seam every UI is typed against.
+"""The wide seam the full-screen TUI still drives a Runtime through, until it moves to ops.
 
-The full-screen UI, headless mode and (later) the HTTP API drive a session only
-through this Protocol: they call its methods and read its figures, and never
-assign its attributes. ``Runtime`` implements it; the TUI tests' fake does too.
+Every other front end uses ``agent_core.protocol`` (ops in, one event stream out,
+docs/protocol.md). The TUI calls these methods and reads these figures, and never
+assigns the runtime's attributes. ``Runtime`` implements it; the TUI tests' fake does too.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from agent_core.usage import Usage
 
 
-class AgentSession(Protocol):
-    """A conversation a front end drives: turns, approvals (via events), mode, model, history."""
+class RuntimeSession(Protocol):
+    """A conversation the TUI drives: turns, approvals (via events), mode, model, history."""
 
     # --- identity and state (read-only) ---------------------------------------
 

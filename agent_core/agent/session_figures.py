@@ -1,5 +1,5 @@
 """What a front end reads of a session: who it is, its mode and model, its history and
-how full its context window is (the read-only half of ``AgentSession``).
+how full its context window is (the read-only half of ``RuntimeSession``).
 
 ``Runtime`` inherits these and sets up the parts they read; nothing here changes state.
 """

@@ -11,7 +11,7 @@ from agent_core.errors import MewCodeError
 from mewcode_tui.commands.registry import CommandHost, SlashCommand
 
 if TYPE_CHECKING:
-    from agent_core.agent.session_api import AgentSession
+    from agent_core.agent.session_api import RuntimeSession
     from agent_core.session.listing import SessionInfo
 
 log = logging.getLogger("mewcode.tui")
@@ -31,7 +31,7 @@ _EIGHTHS = " ▏▎▍▌▋▊▉"
 SessionHost = CommandHost  # switching sessions and compacting touch the chat pane too
 
 
-def _idle_session(host: SessionHost, action: str) -> AgentSession | None:
+def _idle_session(host: SessionHost, action: str) -> RuntimeSession | None:
     """The session when ``action`` may run now; else None, after saying why (starting, busy)."""
     rt = host.runtime
     if rt is None:
@@ -43,7 +43,7 @@ def _idle_session(host: SessionHost, action: str) -> AgentSession | None:
     return rt
 
 
-def _show_context_estimate(host: SessionHost, rt: AgentSession) -> int:
+def _show_context_estimate(host: SessionHost, rt: RuntimeSession) -> int:
     """After a switch or a summary the last usage figure is stale: show (and return) the new one."""
     host.refresh_status()  # the status bar reads rt.context_tokens, as /status and /context do
     return rt.context_tokens
@@ -129,7 +129,7 @@ def compact(host: SessionHost, args: str) -> None:
     host.run_exclusive(_compact(host, rt, args.strip()), "compacting")
 
 
-async def _compact(host: SessionHost, rt: AgentSession, instructions: str) -> None:
+async def _compact(host: SessionHost, rt: RuntimeSession, instructions: str) -> None:
     from agent_core.context import CompactionError
 
     # Before and after are the figure /context, /status and the status bar show.

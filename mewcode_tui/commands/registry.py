@@ -17,7 +17,7 @@ from agent_core.custom_commands import parse_invocation
 if TYPE_CHECKING:
     from textual.app import App
 
-    from agent_core.agent.session_api import AgentSession
+    from agent_core.agent.session_api import RuntimeSession
     from agent_core.config.paths import MewcodePaths
     from agent_core.config.settings import Settings
     from mewcode_tui.transcript import Transcript
@@ -31,7 +31,7 @@ class CommandHost(Protocol):
     """The screen as commands see it."""
 
     @property
-    def runtime(self) -> AgentSession | None:
+    def runtime(self) -> RuntimeSession | None:
         """The session, or None while it starts."""
         ...
 

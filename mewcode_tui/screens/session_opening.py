@@ -31,7 +31,7 @@ from mewcode_tui.transcript import NoticeEntry, Transcript, transcript_from_hist
 from mewcode_tui.widgets.status_bar import short_path
 
 if TYPE_CHECKING:
-    from agent_core.agent.session_api import AgentSession
+    from agent_core.agent.session_api import RuntimeSession
     from agent_core.llm.base import Provider
     from mewcode_tui.commands.registry import CommandRegistry
     from mewcode_tui.completion import FileIndex
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("mewcode.tui")
 
-RuntimeOpener = Callable[[TuiOptions, "Provider"], Awaitable["AgentSession"]]
+RuntimeOpener = Callable[[TuiOptions, "Provider"], Awaitable["RuntimeSession"]]
 
 
 class SessionOpeningScreen(Screen):
@@ -68,13 +68,13 @@ class SessionOpeningScreen(Screen):
         self.settings = options.settings
         self.provider = provider
         self.opener = opener or self._open_runtime
-        self.runtime: AgentSession | None = None
+        self.runtime: RuntimeSession | None = None
         self.mode = options.mode
         self._registry: CommandRegistry | None = None
         self._files: FileIndex | None = None
         self._env: dict[str, str] | None = None  # the environment with a key from setup
 
-    async def _open_runtime(self, options: TuiOptions, provider: Provider) -> AgentSession:
+    async def _open_runtime(self, options: TuiOptions, provider: Provider) -> RuntimeSession:
         # The environment carries a key typed in the setup screen (for /model too).
         return await open_runtime(options, provider, self._env)
 

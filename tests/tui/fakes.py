@@ -15,7 +15,7 @@ from typing import Any
 
 from agent_core import events as ev
 from agent_core.agent.loop import TurnStats
-from agent_core.agent.session_api import AgentSession
+from agent_core.agent.session_api import RuntimeSession
 from agent_core.channel import RendezvousChannel
 from agent_core.config.settings import RuleEntry, Settings
 from agent_core.context.manager import CompactionOutcome
@@ -46,7 +46,7 @@ class FakeProvider:
 
 
 class FakeRuntime:
-    """The ``AgentSession`` the TUI uses, driven by one script per turn."""
+    """The ``RuntimeSession`` the TUI uses, driven by one script per turn."""
 
     def __init__(
         self, cwd: Path, scripts: list[Script] | None = None, history: list[Message] | None = None
@@ -82,6 +82,8 @@ class FakeRuntime:
         self.mcp_started = 0
         self.mcp_reconnects: list[str] = []
         self._mcp_watchers: list[Callable[[], None]] = []
+        self._mode_watchers: list[Callable[[str], None]] = []
+        self.opened_as = "new"
 
     @property
     def running(self) -> bool:
@@ -122,6 +124,11 @@ class FakeRuntime:
         if refusal := self.mode_refusal(mode):
             raise refusal
         self.mode = mode
+        for watcher in self._mode_watchers:
+            watcher(mode)
+
+    def watch_mode(self, callback: Callable[[str], None]) -> None:
+        self._mode_watchers.append(callback)
 
     async def switch_model(self, model: str, provider: str | None = None) -> None:
         from agent_core.llm.factory import make_provider
@@ -171,7 +178,12 @@ class FakeRuntime:
         return True
 
     async def run_turn(
-        self, text: str, events: RendezvousChannel[ev.Event] | None = None, *, can_ask: bool = True
+        self,
+        text: str,
+        events: RendezvousChannel[ev.Event] | None = None,
+        *,
+        can_ask: bool = True,
+        turn_id: str = "t",
     ) -> ev.TurnCompleted:
         assert events is not None, "the TUI always passes a channel"
         self.prompts.append(text)
@@ -186,7 +198,7 @@ class FakeRuntime:
                 raise
             reason = "cancelled"
         done = ev.TurnCompleted(
-            turn_id="t", stop_reason=reason, final_text="", iterations=1, usage=self.usage
+            turn_id=turn_id, stop_reason=reason, final_text="", iterations=1, usage=self.usage
         )
         await events.send(ev.Status(phase="idle"))
         await events.send(done)
@@ -260,12 +272,12 @@ def tool_result(
     )
 
 
-def opener_for(runtime: AgentSession) -> Callable[[Any, Any], Awaitable[AgentSession]]:
-    async def open_(options: Any, provider: Any) -> AgentSession:
+def opener_for(runtime: RuntimeSession) -> Callable[[Any, Any], Awaitable[RuntimeSession]]:
+    async def open_(options: Any, provider: Any) -> RuntimeSession:
         return runtime
 
     return open_
 
 
-def _conforms(runtime: FakeRuntime) -> AgentSession:
+def _conforms(runtime: FakeRuntime) -> RuntimeSession:
     return runtime  # mypy checks that the fake implements the whole session interface

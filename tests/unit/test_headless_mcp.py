@@ -65,9 +65,9 @@ async def test_text_output_settles_the_servers_before_the_turn(project) -> None:
     seen: list[bool] = []
     original = runtime.run_turn
 
-    async def run_turn(text, events=None, *, can_ask=True):
+    async def run_turn(text, events=None, **options):
         seen.append(runtime.settled)
-        return await original(text, events, can_ask=can_ask)
+        return await original(text, events, **options)
 
     runtime.run_turn = run_turn  # type: ignore[method-assign]
     assert await run_headless(runtime, "hi", "text", io.StringIO(), io.StringIO()) == 0

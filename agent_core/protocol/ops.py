@@ -1,0 +1,142 @@
+"""What a front end asks of a session: one tagged msgspec Struct per kind of request.
+
+Each op carries an ``id``; ``submit`` fills a fresh one when it is empty and every
+op is answered by an event carrying that id: ``TurnCompleted`` (a user turn, whose
+turn id is the op id), a query's result, ``OpDone`` or ``OpRefused``. A new op is
+a class here, its place in ``AnyOp`` and a case in ``SessionHost``'s dispatch
+(tests/unit/test_protocol_ops.py fails on a forgotten step).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from agent_core.events import ApprovalAnswer
+from agent_core.modes import Mode
+
+Decision = ApprovalAnswer  # allow_once | allow_session | allow_always | deny
+PlanChoice = Literal["accept_edits", "default", "keep_planning"]
+
+
+class Op(msgspec.Struct, tag_field="op", kw_only=True):
+    """The base of every op: an id the answer carries ("" asks ``submit`` for one)."""
+
+    id: str = ""
+
+
+class UserTurn(Op, tag="user_turn"):
+    """Run one turn with this prompt; attachments are paths of images to send with it."""
+
+    text: str
+    attachments: list[str] = []
+
+
+class Interrupt(Op, tag="interrupt"):
+    """Cancel the running turn; its history stays valid for the next one."""
+
+
+class ApprovalReply(Op, tag="approval_reply"):
+    """Answer an ``ApprovalRequested`` of kind "tool"; the first answer wins."""
+
+    approval_id: str
+    decision: Decision
+    feedback: str = ""  # what the model is told (with a denial, why)
+    updated_input: dict[str, Any] | None = None  # run the call with this input instead
+
+
+class PlanReply(Op, tag="plan_reply"):
+    """Answer an ``ApprovalRequested`` of kind "plan": leave plan mode into a mode, or not."""
+
+    approval_id: str
+    choice: PlanChoice
+    feedback: str = ""
+
+
+class SetMode(Op, tag="set_mode"):
+    mode: Mode
+
+
+class SetModel(Op, tag="set_model"):
+    model: str
+    provider: str | None = None  # None: the current provider
+
+
+class Compact(Op, tag="compact"):
+    instructions: str = ""
+
+
+class NewSession(Op, tag="new_session"):
+    pass
+
+
+class Resume(Op, tag="resume"):
+    session_id: str
+
+
+class Fork(Op, tag="fork"):
+    """Continue in a new session holding a copy of ``session_id``'s history (None: this one)."""
+
+    session_id: str | None = None
+
+
+class ListSessions(Op, tag="list_sessions"):
+    pass
+
+
+class QueryMemory(Op, tag="query_memory"):
+    search: str = ""  # "" lists every fact
+
+
+class QuerySkills(Op, tag="query_skills"):
+    pass
+
+
+class QueryHooks(Op, tag="query_hooks"):
+    pass
+
+
+class QueryMcp(Op, tag="query_mcp"):
+    pass
+
+
+class ReconnectMcp(Op, tag="reconnect_mcp"):
+    name: str
+
+
+AnyOp = (
+    UserTurn
+    | Interrupt
+    | ApprovalReply
+    | PlanReply
+    | SetMode
+    | SetModel
+    | Compact
+    | NewSession
+    | Resume
+    | Fork
+    | ListSessions
+    | QueryMemory
+    | QuerySkills
+    | QueryHooks
+    | QueryMcp
+    | ReconnectMcp
+)
+
+_decoder = msgspec.json.Decoder(AnyOp)
+_encoder = msgspec.json.Encoder()
+
+
+def decode_op(data: bytes | str) -> AnyOp:
+    """An op from its JSON; raises msgspec.ValidationError naming the bad field."""
+    return _decoder.decode(data)
+
+
+def encode_op(op: Op) -> bytes:
+    return _encoder.encode(op)
+
+
+def op_tag(op: Op) -> str:
+    """The op's wire tag ("user_turn"...), as refusals and ``OpDone`` name it."""
+    return str(type(op).__struct_config__.tag)

@@ -1,0 +1,174 @@
+"""The session host over a Runtime with a scripted provider: ops in, one ordered stream out."""
+
+from __future__ import annotations
+
+import asyncio
+import typing
+
+import msgspec
+import pytest
+
+from agent_core import events as ev
+from agent_core.agent.runtime import Runtime, RuntimeOptions
+from agent_core.config.settings import load_settings
+from agent_core.protocol import ops
+from agent_core.protocol.host import SessionHost
+from tests.helpers.scripted import ScriptedProvider, Step
+from tests.helpers.session_driver import SessionDriver, answers
+
+TOUCH = Step(calls=[("c1", "Bash", {"command": "touch made.txt"})])
+
+
+async def open_host(paths, project, steps: list[Step], mode: str = "default") -> SessionHost:
+    runtime = await Runtime.open(
+        RuntimeOptions(
+            cwd=project,
+            paths=paths,
+            settings=load_settings(paths),
+            provider=ScriptedProvider(steps),
+            mode=mode,
+        )
+    )
+    host = SessionHost(runtime)
+    host.start()
+    return host
+
+
+def minimal(cls: type) -> ops.Op:
+    info = msgspec.inspect.type_info(cls)
+    assert isinstance(info, msgspec.inspect.StructType)
+    values = {"approval_id": "nope", "session_id": "nope", "name": "nope", "model": "m"}
+    fields = {f.name: values.get(f.name, "x") for f in info.fields if f.required}
+    if cls is ops.SetMode:
+        fields["mode"] = "acceptEdits"
+    return cls(**fields)
+
+
+async def test_every_op_is_answered_once_and_none_is_unknown(paths, project) -> None:
+    host = await open_host(paths, project, [Step(text="hello")])
+    driver = SessionDriver(host)
+    try:
+        ids = []
+        for cls in typing.get_args(ops.AnyOp):
+            op_id = await host.submit(minimal(cls))
+            ids.append(op_id)
+            await driver.answer(op_id)  # one at a time: a turn must end before the next op
+        got = driver.events()
+        for op_id in ids:
+            answered = [e for e in got if answers(e, op_id)]
+            assert len(answered) == 1, (op_id, answered)
+            assert not (
+                isinstance(answered[0], ev.OpRefused) and "unknown op" in answered[0].reason
+            )
+        assert len(set(ids)) == len(ids) and all(ids)
+    finally:
+        await driver.stop()
+    seqs = [s.seq for s in driver.seen]
+    assert seqs == list(range(1, len(seqs) + 1))
+
+
+async def test_the_stream_opens_with_the_session(paths, project) -> None:
+    host = await open_host(paths, project, [])
+    driver = SessionDriver(host)
+    opened = await driver.until(lambda e: isinstance(e, ev.SessionOpened))
+    assert opened == ev.SessionOpened(session_id=host.session_id, how="new")
+    await driver.stop()
+
+
+async def test_a_second_turn_while_one_runs_is_refused(paths, project) -> None:
+    host = await open_host(paths, project, [TOUCH, Step(text="done")])
+    driver = SessionDriver(host)
+    try:
+        first = await host.submit(ops.UserTurn(text="touch it"))
+        asked = await driver.until(lambda e: isinstance(e, ev.ApprovalRequested))
+        second = await host.submit(ops.UserTurn(text="and another"))
+        refused = await driver.answer(second)
+        assert isinstance(refused, ev.OpRefused) and refused.op == "user_turn"
+        assert "a turn is running" in refused.reason
+        assert host.snapshot().running
+        assert isinstance(asked, ev.ApprovalRequested)
+        reply = await host.submit(
+            ops.ApprovalReply(approval_id=asked.approval_id, decision="allow_once")
+        )
+        assert isinstance(await driver.answer(reply), ev.OpDone)
+        done = await driver.answer(first)
+        assert isinstance(done, ev.TurnCompleted) and done.stop_reason == "end_turn"
+        assert (project / "made.txt").exists()
+    finally:
+        await driver.stop()
+
+
+async def test_a_plan_is_answered_with_a_plan_reply_and_the_mode_change_is_told_once(
+    paths, project
+) -> None:
+    plan = Step(calls=[("p1", "ExitPlanMode", {"plan": "1. edit"})])
+    host = await open_host(paths, project, [plan, Step(text="ok")], mode="plan")
+    driver = SessionDriver(host)
+    try:
+        turn = await host.submit(ops.UserTurn(text="plan it"))
+        asked = await driver.until(lambda e: isinstance(e, ev.ApprovalRequested))
+        assert isinstance(asked, ev.ApprovalRequested) and asked.kind == "plan"
+        wrong = await host.submit(
+            ops.ApprovalReply(approval_id=asked.approval_id, decision="allow_session")
+        )
+        refused = await driver.answer(wrong)
+        assert isinstance(refused, ev.OpRefused) and "plan_reply" in refused.reason
+        await host.submit(ops.PlanReply(approval_id=asked.approval_id, choice="accept_edits"))
+        await driver.answer(turn)
+        changes = [e for e in driver.events() if isinstance(e, ev.ModeChanged)]
+        assert changes == [ev.ModeChanged(mode="acceptEdits")]
+        assert host.snapshot().mode == "acceptEdits"
+    finally:
+        await driver.stop()
+
+
+async def test_a_mode_set_by_op_is_told_and_a_refused_mode_is_not(paths, project) -> None:
+    host = await open_host(paths, project, [])
+    driver = SessionDriver(host)
+    try:
+        op = await host.submit(ops.SetMode(mode="plan"))
+        await driver.answer(op)
+        same = await host.submit(ops.SetMode(mode="plan"))
+        await driver.answer(same)
+        assert [e for e in driver.events() if isinstance(e, ev.ModeChanged)] == [
+            ev.ModeChanged(mode="plan")
+        ]
+        # Told even when the change comes from outside an op (the TUI, until it migrates).
+        host.runtime.set_mode("default")
+        await driver.until(lambda e: e == ev.ModeChanged(mode="default"))
+    finally:
+        await driver.stop()
+
+
+async def test_a_consumer_that_stops_reading_does_not_block_close(paths, project) -> None:
+    long = Step(text=" ".join(f"w{i}" for i in range(500)))
+    host = await open_host(paths, project, [long])
+    stream = host.events()
+    await host.submit(ops.UserTurn(text="talk"))
+    async for item in stream:
+        if isinstance(item.event, ev.MessageDelta):
+            break  # and never read again
+    await asyncio.wait_for(host.close(), 10)
+    assert not host.runtime.running
+
+
+async def test_an_interrupt_with_no_turn_is_refused(paths, project) -> None:
+    host = await open_host(paths, project, [])
+    driver = SessionDriver(host)
+    try:
+        op = await host.submit(ops.Interrupt())
+        refused = await driver.answer(op)
+        assert isinstance(refused, ev.OpRefused) and refused.reason == "no turn is running"
+    finally:
+        await driver.stop()
+
+
+@pytest.mark.parametrize("op", [ops.UserTurn(text="x", attachments=["a.png"])])
+async def test_what_is_not_supported_yet_is_refused_not_dropped(paths, project, op) -> None:
+    host = await open_host(paths, project, [])
+    driver = SessionDriver(host)
+    try:
+        refused = await driver.answer(await host.submit(op))
+        assert isinstance(refused, ev.OpRefused) and "not supported yet" in refused.reason
+    finally:
+        await driver.stop()
