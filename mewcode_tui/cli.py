@@ -111,7 +111,14 @@ def main(argv: list[str] | None = None) -> int:
 
             print(version_line())
             return 0
+        from mewcode_tui.unsupported_flags import refuse_unsupported
+
+        refuse_unsupported(args)
         with commands_die_with_mewcode():
+            if args.input_format == "stream-json":
+                from mewcode_tui.stream_json.command import stream_json_command
+
+                return stream_json_command(args)
             if args.headless:
                 return headless_command(args)
             return tui_command(args)
@@ -172,6 +179,11 @@ def start_flags(args: argparse.Namespace) -> StartFlags:
                 f"--dangerously-skip-permissions and --permission-mode {mode} disagree: pick one"
             )
         mode = "bypassPermissions"
+    system_prompt = args.system_prompt
+    if args.system_prompt_file is not None:
+        if system_prompt is not None:
+            raise MewCodeError("--system-prompt and --system-prompt-file: pick one")
+        system_prompt = read_prompt_file(args.system_prompt_file)
     if args.strict_mcp_config and not args.mcp_configs:
         raise MewCodeError("--strict-mcp-config needs --mcp-config: it uses only those servers")
     return StartFlags(
@@ -182,12 +194,21 @@ def start_flags(args: argparse.Namespace) -> StartFlags:
         rules=tuple(cli_rules(args.allowed, args.disallowed)),
         max_turns=args.max_turns,
         add_dirs=tuple(str(added_dir(raw)) for raw in args.add_dirs),
-        system_prompt=args.system_prompt,
+        system_prompt=system_prompt,
         append_system_prompt=args.append_system_prompt,
         mcp=tuple(cli_mcp_configs(args.mcp_configs)),
         strict_mcp=args.strict_mcp_config,
         settings_arg=args.settings,
     )
+
+
+def read_prompt_file(raw: str) -> str:
+    """The text of a ``--system-prompt-file``; a one-line error when it cannot be read."""
+    try:
+        return Path(raw).expanduser().read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise MewCodeError(f"--system-prompt-file {raw}: {reason}") from None
 
 
 def added_dir(raw: str) -> Path:

@@ -16,6 +16,7 @@ from agent_core.llm.catalog import PROVIDER_NAMES
 from agent_core.modes import MODES
 
 FORMATS = ("text", "json", "stream-json")
+INPUT_FORMATS = ("text", "stream-json")
 ALLOW_FLAGS = ("--allowedTools", "--allowed-tools")
 RULE_FLAGS = (*ALLOW_FLAGS, "--disallowedTools", "--disallowed-tools")
 
@@ -54,6 +55,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", "-v", action="store_true", help="print the version and exit")
     p.add_argument("--output-format", choices=FORMATS, default="text")
     p.add_argument(
+        "--input-format",
+        choices=INPUT_FORMATS,
+        default="text",
+        help="stream-json (with --output-format stream-json): JSON lines on stdin, user "
+        "messages and control requests, as the Claude Agent SDK sends them; implies -p",
+    )
+    p.add_argument(
+        "--include-partial-messages",
+        action="store_true",
+        help="with --input-format stream-json: stream_event lines for text as it streams",
+    )
+    p.add_argument(
+        "--permission-prompt-tool",
+        metavar="NAME",
+        help='with --input-format stream-json: "stdio" asks the app (can_use_tool) '
+        "instead of denying what would be asked",
+    )
+    p.add_argument(
         "--verbose",
         action="store_true",
         help="with -p: each tool call, verdict and timing on stderr",
@@ -89,6 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--system-prompt", metavar="TEXT", help="replace MewCode's base system prompt")
     p.add_argument(
+        "--system-prompt-file", metavar="FILE", help="replace the base system prompt with FILE"
+    )
+    p.add_argument(
         "--append-system-prompt", metavar="TEXT", help="add TEXT to the end of the system prompt"
     )
     p.add_argument(
@@ -111,6 +133,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="one more settings file (or JSON object text), applied last as your own",
     )
     p.add_argument("--max-turns", type=int, help="maximum model rounds for this turn")
+    # Claude Code flags an SDK may pass that MewCode cannot honour yet: taken here so the
+    # refusal names them (sdk_flags.py), never argparse's "unrecognized arguments".
+    p.add_argument("--tools", help=argparse.SUPPRESS)
+    p.add_argument("--setting-sources", help=argparse.SUPPRESS)
+    p.add_argument("--session-id", help=argparse.SUPPRESS)
+    p.add_argument("--max-budget-usd", help=argparse.SUPPRESS)
+    p.add_argument(
+        "--fork-session",
+        action="store_true",
+        help="with --resume or --continue: go on in a new session holding a copy of that one",
+    )
     p.add_argument("--model")
     p.add_argument("--provider", choices=PROVIDER_NAMES)
     p.add_argument("--demo", action="store_true", help="use the offline demo provider")

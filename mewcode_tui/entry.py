@@ -49,7 +49,12 @@ def _in_process(argv: list[str]) -> int:
 
 def _piped_to_ui(argv: list[str]) -> bool:
     """Text is piped in and no ``-p``: the UI runs here, with keys from /dev/tty."""
-    if "-p" in argv or "--print" in argv or argv[:1] in (["mcp"], ["sandbox"], ["permissions"]):
+    if (
+        "-p" in argv
+        or "--print" in argv
+        or "--input-format" in argv
+        or argv[:1] in (["mcp"], ["sandbox"], ["permissions"])
+    ):
         return False
     try:
         return not os.isatty(0)

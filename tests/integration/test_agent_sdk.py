@@ -1,0 +1,213 @@
+"""The Claude Agent SDK drives `mewcode` over stream-json, against the fake LLM server.
+
+The app code in these tests is what an app written for Claude Code would be; only
+``cli_path`` (and the environment pointing at the fake server) differs
+(docs/manual.md#claude-agent-sdk).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sdk = pytest.importorskip("claude_agent_sdk")
+from claude_agent_sdk import (  # noqa: E402
+    AssistantMessage,
+    ClaudeAgentOptions,
+    ClaudeSDKClient,
+    ResultMessage,
+    StreamEvent,
+    SystemMessage,
+    TextBlock,
+    query,
+)
+
+from tests.fakellm import last_tool_result_text, last_user_text  # noqa: E402
+
+MEWCODE = Path(sys.executable).with_name("mewcode")
+
+
+def options(fake_llm, project: Path, mewcode_home: Path, **kw: Any) -> ClaudeAgentOptions:
+    env = {
+        **fake_llm.env("anthropic"),
+        "MEWCODE_HOME": str(mewcode_home),
+        "MEWCODE_PRELOAD": "0",  # no detached server outliving the test
+    }
+    return ClaudeAgentOptions(cli_path=str(MEWCODE), cwd=str(project), env=env, **kw)
+
+
+def roles_alternate(body: dict) -> bool:
+    roles = [m["role"] for m in body["messages"]]
+    return roles[0] == "user" and all(a != b for a, b in zip(roles, roles[1:], strict=False))
+
+
+async def test_query_reads_a_file_and_answers(fake_llm, project, mewcode_home) -> None:
+    (project / "x.txt").write_text("the cat sat on the mat\n")
+    fake_llm.script(
+        [
+            {"tool_calls": [{"id": "toolu_1", "name": "Read", "input": {"file_path": "x.txt"}}]},
+            lambda body: {"text": f"It says: {last_tool_result_text(body).split(chr(9))[-1]}"},
+        ]
+    )
+    seen = [
+        m
+        async for m in query(
+            prompt="what does x.txt say", options=options(fake_llm, project, mewcode_home)
+        )
+    ]
+    init = next(m for m in seen if isinstance(m, SystemMessage))
+    assert init.subtype == "init" and init.data["cwd"] == str(project)
+    result = seen[-1]
+    assert isinstance(result, ResultMessage) and not result.is_error
+    assert "the cat sat on the mat" in (result.result or "")
+    assert result.session_id == init.data["session_id"]
+    tool_use = next(
+        b
+        for m in seen
+        if isinstance(m, AssistantMessage)
+        for b in m.content
+        if b.__class__.__name__ == "ToolUseBlock"
+    )
+    assert tool_use.name == "Read" and tool_use.input == {"file_path": "x.txt"}
+    assert all(m.parent_tool_use_id is None for m in seen if isinstance(m, AssistantMessage))
+
+
+async def test_two_messages_run_as_two_turns_of_one_session(
+    fake_llm, project, mewcode_home
+) -> None:
+    fake_llm.script(
+        [{"text": "Hello, Ada."}, lambda body: {"text": f"You said: {last_user_text(body)}"}]
+    )
+    async with ClaudeSDKClient(options(fake_llm, project, mewcode_home)) as client:
+        await client.query("my name is Ada")
+        first = [m async for m in client.receive_response()]
+        await client.query("what is my name?")
+        second = [m async for m in client.receive_response()]
+    assert isinstance(first[-1], ResultMessage) and first[-1].result == "Hello, Ada."
+    assert (
+        isinstance(second[-1], ResultMessage) and second[-1].result == "You said: what is my name?"
+    )
+    assert first[-1].session_id == second[-1].session_id
+    # The second turn's request carries the first exchange: one conversation.
+    history = json.dumps(fake_llm.requests[1].body["messages"])
+    assert "my name is Ada" in history and "Hello, Ada." in history
+    assert roles_alternate(fake_llm.requests[1].body)
+
+
+async def test_interrupt_mid_stream_leaves_a_valid_history(fake_llm, project, mewcode_home) -> None:
+    long_text = "word " * 400
+    fake_llm.script([{"text": long_text, "chunk_size": 5, "delay_ms": 20}, {"text": "fine"}])
+    opts = options(fake_llm, project, mewcode_home, include_partial_messages=True)
+    async with ClaudeSDKClient(opts) as client:
+        await client.query("write a lot")
+        seen: list[Any] = []
+        async for message in client.receive_response():
+            seen.append(message)
+            if isinstance(message, StreamEvent) and len(seen) == 3:
+                await client.interrupt()
+        await client.query("are you there?")
+        after = [m async for m in client.receive_response()]
+    deltas = [m for m in seen if isinstance(m, StreamEvent)]
+    assert deltas and deltas[0].event["type"] == "message_start"
+    assert isinstance(seen[-1], ResultMessage) and seen[-1].is_error
+    assert seen[-1].subtype == "error_during_execution"
+    assert fake_llm.remaining == 0  # the cut answer was not all sent: 2 requests, 2 steps
+    assert isinstance(after[-1], ResultMessage) and after[-1].result == "fine"
+    body = fake_llm.requests[-1].body
+    assert roles_alternate(body) and "are you there?" in json.dumps(body["messages"][-1])
+
+
+async def test_partial_messages_stream_the_text_before_the_message(
+    fake_llm, project, mewcode_home
+) -> None:
+    fake_llm.script([{"text": "Hello there, friend", "chunk_size": 4}])
+    opts = options(fake_llm, project, mewcode_home, include_partial_messages=True)
+    seen = [m async for m in query(prompt="hi", options=opts)]
+    events = [m.event for m in seen if isinstance(m, StreamEvent)]
+    kinds = [e["type"] for e in events]
+    assert kinds[:2] == ["message_start", "content_block_start"]
+    assert kinds[-3:] == ["content_block_stop", "message_delta", "message_stop"]
+    text = "".join(e["delta"]["text"] for e in events if e["type"] == "content_block_delta")
+    assert text == "Hello there, friend"
+    # The whole message still follows its deltas.
+    last_stream = max(i for i, m in enumerate(seen) if isinstance(m, StreamEvent))
+    message = next(m for m in seen[last_stream:] if isinstance(m, AssistantMessage))
+    assert [b.text for b in message.content if isinstance(b, TextBlock)] == ["Hello there, friend"]
+    assert all(m.parent_tool_use_id is None for m in seen if isinstance(m, StreamEvent))
+
+
+def run_stream_json(fake_llm, project: Path, mewcode_home: Path, stdin: str, *extra: str):
+    env = {
+        **os.environ,
+        **fake_llm.env("anthropic"),
+        "MEWCODE_HOME": str(mewcode_home),
+        "MEWCODE_PRELOAD": "0",
+    }
+    return subprocess.run(
+        [str(MEWCODE), "--input-format", "stream-json", "--output-format", "stream-json", *extra],
+        input=stdin,
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def user_line(text: str) -> str:
+    return json.dumps({"type": "user", "message": {"role": "user", "content": text}}) + "\n"
+
+
+def test_a_malformed_line_gets_one_error_line_and_the_session_goes_on(
+    fake_llm, project, mewcode_home
+) -> None:
+    fake_llm.script([{"text": "still here"}])
+    stdin = "{not json\n" + '{"type": "bogus"}\n' + user_line("hello")
+    proc = run_stream_json(fake_llm, project, mewcode_home, stdin)
+    assert proc.returncode == 0, proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if "stdin line" in line]
+    assert len(errors) == 2
+    assert errors[0].startswith("mewcode: stdin line 1: not JSON")
+    assert "stdin line 2: unknown type 'bogus'" in errors[1]
+    results = [json.loads(x) for x in proc.stdout.splitlines() if '"type":"result"' in x]
+    assert [r["result"] for r in results] == ["still here"]
+
+
+def test_an_image_is_refused_with_a_result_and_the_next_message_runs(
+    fake_llm, project, mewcode_home
+) -> None:
+    fake_llm.script([{"text": "ok"}])
+    image = {
+        "type": "image",
+        "source": {"type": "base64", "media_type": "image/png", "data": "AA=="},
+    }
+    line = json.dumps({"type": "user", "message": {"role": "user", "content": [image]}}) + "\n"
+    proc = run_stream_json(fake_llm, project, mewcode_home, line + user_line("text only"))
+    results = [json.loads(x) for x in proc.stdout.splitlines() if '"type":"result"' in x]
+    assert results[0]["is_error"] and "images" in results[0]["result"]
+    assert results[1]["result"] == "ok"
+
+
+@pytest.mark.parametrize(
+    ("flag", "said"),
+    [
+        (["--max-budget-usd", "1"], "--max-budget-usd is not supported"),
+        (["--session-id=abc"], "--session-id: MewCode names its sessions"),
+        (["--tools", "Read"], "--tools Read: choosing the base tool set"),
+        (["--setting-sources=project"], "leaving one out is not supported"),
+        (["--permission-prompt-tool", "mcp__x__ask"], "only stdio is supported"),
+    ],
+)
+def test_a_flag_mewcode_cannot_honour_is_refused_in_one_line(
+    fake_llm, project, mewcode_home, flag, said
+) -> None:
+    proc = run_stream_json(fake_llm, project, mewcode_home, "", *flag)
+    assert proc.returncode == 1
+    assert proc.stderr.count("\n") == 1 and said in proc.stderr, proc.stderr
+    assert fake_llm.requests == []
