@@ -245,11 +245,8 @@ def refuse_bypass(mode: str, settings: Settings) -> None:
 
 
 def headless_command(args: argparse.Namespace) -> int:
-    from agent_core.agent.runtime import Runtime
-    from agent_core.llm.factory import detect_provider, make_provider
     from mewcode_tui.command_prompt import command_prompt
     from mewcode_tui.headless import run_headless
-    from mewcode_tui.session_start import runtime_options
 
     prompt, notice = prompt_with_stdin(args.prompt)
     if not prompt or not prompt.strip():
@@ -272,17 +269,36 @@ def headless_command(args: argparse.Namespace) -> int:
     prompt, notices = command_prompt(prompt, paths)
     for notice in notices:
         warn(notice)
+    opts = headless_options(args, flags, cwd, paths, settings)
+    if opts is None:
+        return fail(NO_KEY + ", or try `mewcode --demo -p ...`", 2)
+
+    async def go() -> int:
+        runtime = await open_runtime(opts)
+        # The session host it runs on closes the runtime (and its MCP servers) at the end.
+        return await run_headless(runtime, prompt, args.output_format, verbose=args.verbose)
+
+    return asyncio.run(go())
+
+
+NO_KEY = (
+    "no API key configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY "
+    "(or OPENAI_BASE_URL for a compatible server)"
+)
+
+
+def headless_options(args: argparse.Namespace, flags: StartFlags, cwd: Path, paths, settings):
+    """The runtime options of a run without the UI (-p, stream-json); None: no API key."""
+    from agent_core.llm.factory import detect_provider, make_provider
+    from mewcode_tui.session_start import runtime_options
+
     name = flags.provider or detect_provider(settings, os.environ)
     if name is None:
-        return fail(
-            "no API key configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY "
-            "(or OPENAI_BASE_URL for a compatible server), or try `mewcode --demo -p ...`",
-            2,
-        )
+        return None
     provider = make_provider(
         name, flags.model or settings.model, settings=settings, env=os.environ, cwd=cwd
     )
-    opts = runtime_options(
+    return runtime_options(
         cwd,
         paths,
         settings,
@@ -293,17 +309,17 @@ def headless_command(args: argparse.Namespace) -> int:
         continue_latest=args.continue_latest,
     )
 
-    async def go() -> int:
-        try:
-            runtime = await Runtime.open(opts)
-        except BaseException:
-            if opts.mcp is not None:  # nothing started yet; closed for certain all the same
-                await opts.mcp.aclose()
-            raise
-        # The session host it runs on closes the runtime (and its MCP servers) at the end.
-        return await run_headless(runtime, prompt, args.output_format, verbose=args.verbose)
 
-    return asyncio.run(go())
+async def open_runtime(opts):
+    """``Runtime.open``; the MCP hub closed for certain when it fails."""
+    from agent_core.agent.runtime import Runtime
+
+    try:
+        return await Runtime.open(opts)
+    except BaseException:
+        if opts.mcp is not None:  # nothing started yet; closed for certain all the same
+            await opts.mcp.aclose()
+        raise
 
 
 def prompt_with_stdin(prompt: str | None) -> tuple[str | None, str | None]:

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 
 
 def stream_json_command(args: argparse.Namespace) -> int:
     """Open the runtime as ``-p`` does and serve the app on stdin and stdout until stdin ends."""
-    from agent_core.agent.runtime import Runtime
-    from agent_core.llm.factory import detect_provider, make_provider
-    from mewcode_tui.cli import _setup, fail, refuse_bypass, start_flags
-    from mewcode_tui.session_start import runtime_options
+    from mewcode_tui.cli import (
+        NO_KEY,
+        _setup,
+        fail,
+        headless_options,
+        open_runtime,
+        refuse_bypass,
+        start_flags,
+    )
 
     if args.prompt:
         return fail(
@@ -24,38 +28,16 @@ def stream_json_command(args: argparse.Namespace) -> int:
     flags = start_flags(args)
     cwd, paths, settings = _setup(args, flags)
     refuse_bypass(flags.mode or settings.default_mode, settings)
-    name = flags.provider or detect_provider(settings, os.environ)
-    if name is None:
-        return fail(
-            "no API key configured: set ANTHROPIC_API_KEY or OPENAI_API_KEY "
-            "(or OPENAI_BASE_URL for a compatible server)",
-            2,
-        )
-    provider = make_provider(
-        name, flags.model or settings.model, settings=settings, env=os.environ, cwd=cwd
-    )
-    opts = runtime_options(
-        cwd,
-        paths,
-        settings,
-        provider,
-        flags,
-        mode=flags.mode or settings.default_mode,
-        resume_id=args.resume or None,
-        continue_latest=args.continue_latest,
-    )
+    opts = headless_options(args, flags, cwd, paths, settings)
+    if opts is None:
+        return fail(NO_KEY, 2)
 
     async def go() -> int:
         from agent_core.protocol.host import SessionHost
         from mewcode_tui.stream_json.front import StreamJsonSession
         from mewcode_tui.stream_json.stdin_lines import stdin_lines
 
-        try:
-            runtime = await Runtime.open(opts)
-        except BaseException:
-            if opts.mcp is not None:
-                await opts.mcp.aclose()
-            raise
+        runtime = await open_runtime(opts)
         ask_app = args.permission_prompt_tool == "stdio"
         host = SessionHost(runtime, can_ask=ask_app)
         session = StreamJsonSession(

@@ -50,7 +50,7 @@ def read_line(raw: str) -> Inbound | None:
         return None
     try:
         data = json.loads(raw)
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         return BadLine(f"not JSON ({exc.msg} at column {exc.colno})")
     if not isinstance(data, dict):
         return BadLine(f"expected a JSON object, got {type(data).__name__}")
