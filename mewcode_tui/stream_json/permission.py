@@ -43,7 +43,12 @@ def approval_op(asked: ev.ApprovalRequested, answer: dict[str, Any]) -> ops.Op:
             decision="deny",
             feedback="the app allowed the call with an updatedInput that is not an object",
         )
-    changed = updated if updated is not None and updated != asked.input else None
-    return ops.ApprovalReply(
-        approval_id=asked.approval_id, decision="allow_once", updated_input=changed
-    )
+    if updated is not None and updated != asked.input:
+        # The host cannot run a call on a changed input yet: denied, and the model is told.
+        return ops.ApprovalReply(
+            approval_id=asked.approval_id,
+            decision="deny",
+            feedback="the app changed the call's input (updatedInput), which mewcode does not "
+            "support yet",
+        )
+    return ops.ApprovalReply(approval_id=asked.approval_id, decision="allow_once")

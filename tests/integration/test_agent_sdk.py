@@ -211,3 +211,74 @@ def test_a_flag_mewcode_cannot_honour_is_refused_in_one_line(
     assert proc.returncode == 1
     assert proc.stderr.count("\n") == 1 and said in proc.stderr, proc.stderr
     assert fake_llm.requests == []
+
+
+async def test_the_apps_can_use_tool_denies_an_edit_and_the_model_hears_why(
+    fake_llm, project, mewcode_home
+) -> None:
+    from claude_agent_sdk import PermissionResultAllow, PermissionResultDeny
+
+    (project / "x.txt").write_text("old line\n")
+    edit = {"file_path": "x.txt", "old_string": "old line", "new_string": "new line"}
+    fake_llm.script(
+        [
+            {"tool_calls": [{"id": "toolu_r", "name": "Read", "input": {"file_path": "x.txt"}}]},
+            {"tool_calls": [{"id": "toolu_e", "name": "Edit", "input": edit}]},
+            lambda body: {"text": f"Told: {last_tool_result_text(body)}"},
+        ]
+    )
+    asked: list[tuple[str, dict]] = []
+
+    async def can_use_tool(name, tool_input, context):
+        asked.append((name, tool_input))
+        if name == "Edit":
+            return PermissionResultDeny(message="edits need a ticket number")
+        return PermissionResultAllow()
+
+    opts = options(fake_llm, project, mewcode_home, can_use_tool=can_use_tool)
+    async with ClaudeSDKClient(opts) as client:
+        await client.query("change x.txt")
+        seen = [m async for m in client.receive_response()]
+    assert [name for name, _ in asked] == ["Edit"]  # the Read needed no one's yes
+    assert asked[0][1] == edit
+    assert (project / "x.txt").read_text() == "old line\n"
+    told = last_tool_result_text(fake_llm.requests[2].body)
+    assert "edits need a ticket number" in told
+    result = seen[-1]
+    assert isinstance(result, ResultMessage) and "edits need a ticket number" in (
+        result.result or ""
+    )
+    assert [d["tool_name"] for d in result.permission_denials or []] == ["Edit"]
+
+
+async def test_an_app_cannot_allow_what_a_deny_rule_denies(fake_llm, project, mewcode_home) -> None:
+    from claude_agent_sdk import PermissionResultAllow
+
+    asked: list[str] = []
+
+    async def allow_everything(name, tool_input, context):
+        asked.append(name)
+        return PermissionResultAllow()
+
+    fake_llm.script(
+        [
+            {
+                "tool_calls": [
+                    {
+                        "id": "toolu_w",
+                        "name": "Write",
+                        "input": {"file_path": "y.txt", "content": "x"},
+                    }
+                ]
+            },
+            lambda body: {"text": f"Told: {last_tool_result_text(body)}"},
+        ]
+    )
+    opts = options(
+        fake_llm, project, mewcode_home, can_use_tool=allow_everything, disallowed_tools=["Write"]
+    )
+    async with ClaudeSDKClient(opts) as client:
+        await client.query("write y.txt")
+        [m async for m in client.receive_response()]
+    assert asked == [] and not (project / "y.txt").exists()
+    assert "Permission denied" in (last_tool_result_text(fake_llm.requests[1].body) or "")
