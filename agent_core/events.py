@@ -218,6 +218,15 @@ class OpRefused(_Event, tag="op.refused"):
     reason: str
 
 
+class HookCallbackRequested(_Event, tag="hook.callback"):
+    """A hook the front end registered fires: answer with a ``HookCallbackReply`` op."""
+
+    request_id: str
+    callback_id: str
+    input: dict[str, Any]
+    tool_use_id: str | None = None
+
+
 class OpDone(_Event, tag="op.done"):
     """An op without a result of its own has been carried out."""
 
@@ -311,6 +320,7 @@ Event = (
     | McpServerChanged
     | OpRefused
     | OpDone
+    | HookCallbackRequested
     | SessionList
     | MemoryReport
     | SkillList

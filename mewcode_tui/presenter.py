@@ -119,6 +119,7 @@ class TurnPresenter:
                 | ev.ModelChanged()
                 | ev.McpServerChanged()
                 | ev.OpDone()
+                | ev.HookCallbackRequested()
                 | ev.SessionList()
                 | ev.MemoryReport()
                 | ev.SkillList()

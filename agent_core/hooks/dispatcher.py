@@ -11,6 +11,7 @@ from typing import Any
 from agent_core.hooks.config import HookCommand
 from agent_core.hooks.matcher import matches
 from agent_core.hooks.outcome import HookOutcome, combine, interpret
+from agent_core.hooks.remote import AskRemote, RemoteHook, run_remote
 from agent_core.hooks.runner import run_hook
 
 
@@ -32,6 +33,13 @@ class HookDispatcher:
         # The project hooks the user trusted (fingerprints), checked again before each run:
         # a command may rewrite a script a hook runs (None: trusted as they are, this run).
         self._approved = approved
+        self.remote: list[RemoteHook] = []  # a front end's callbacks (an SDK app's hooks)
+        self._ask_remote: AskRemote | None = None
+
+    def add_remote(self, hooks: list[RemoteHook], ask: AskRemote) -> None:
+        """Run ``hooks`` too, by asking the front end through ``ask``."""
+        self.remote.extend(hooks)
+        self._ask_remote = ask
 
     def matching(self, event: str, target: str) -> list[HookCommand]:
         """The hooks ``event`` runs for ``target``, each command once (as Claude Code)."""
@@ -46,17 +54,20 @@ class HookDispatcher:
         hooks = self.matching(event, target)
         held = [h for h in hooks if not self._still_trusted(h)]
         hooks = [h for h in hooks if h not in held]
+        remote = [h for h in self.remote if h.event == event and matches(h.matcher, target)]
         notes = [
             f"{h.label(self.project)} not run: what it runs changed since you trusted this "
             "folder (trust it again when mewcode opens, or run with --trust-project)"
             for h in held
         ]
-        if not hooks:
+        if not hooks and not remote:
             return HookOutcome(warnings=notes)
         data = {**self._common(), "hook_event_name": event, **payload}
         stdin = json.dumps(data, ensure_ascii=False, default=str).encode()
+        ask = self._ask_remote
         runs = await asyncio.gather(
-            *(run_hook(h, h.label(self.project), stdin, self.project, self._env) for h in hooks)
+            *(run_hook(h, h.label(self.project), stdin, self.project, self._env) for h in hooks),
+            *(run_remote(h, data, ask) for h in remote if ask is not None),
         )
         outcome = combine([interpret(event, run) for run in runs])
         outcome.warnings = [*notes, *outcome.warnings]

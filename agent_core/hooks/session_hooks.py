@@ -13,12 +13,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from agent_core import events as ev
+from agent_core.errors import MewCodeError
 from agent_core.hooks.config import HookSettings, load_hooks
 from agent_core.hooks.dispatcher import HookDispatcher
 from agent_core.hooks.outcome import HookOutcome
+from agent_core.hooks.remote import AskRemote, RemoteHook
 from agent_core.hooks.runner import hook_env
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from agent_core.config.paths import MewcodePaths
     from agent_core.config.settings import Settings
     from agent_core.messages import ToolResultBlock, ToolUseBlock
@@ -40,10 +44,26 @@ class SessionStartContext:
 class SessionHooks:
     """A session's hooks; ``for_turn`` binds them to one turn's events."""
 
-    def __init__(self, settings: HookSettings, dispatcher: HookDispatcher | None) -> None:
+    def __init__(
+        self,
+        settings: HookSettings,
+        dispatcher: HookDispatcher | None,
+        project: Path | None = None,
+        common: Callable[[], dict[str, Any]] | None = None,
+    ) -> None:
         self.settings = settings
         self.dispatcher = dispatcher
         self.start_context = SessionStartContext()
+        self._project = project
+        self._common = common
+
+    def add_remote(self, hooks: list[RemoteHook], ask: AskRemote) -> None:
+        """A front end's hook callbacks, run beside the configured hooks from now on."""
+        if self.dispatcher is None:
+            if self._project is None or self._common is None:
+                raise MewCodeError("this session cannot take hook callbacks")
+            self.dispatcher = HookDispatcher([], self._project, {}, self._common)
+        self.dispatcher.add_remote(hooks, ask)
 
     @classmethod
     def load(
@@ -58,12 +78,12 @@ class SessionHooks:
             paths, trusted=settings.project_trusted, approved=settings.trusted_programs
         )
         if not found.active:
-            return cls(found, None)
+            return cls(found, None, paths.project, common)
         env = hook_env(paths.project, withheld, {**os.environ, **settings.hook_env})
         dispatcher = HookDispatcher(
             found.active, paths.project, env, common, approved=settings.trusted_programs
         )
-        return cls(found, dispatcher)
+        return cls(found, dispatcher, paths.project, common)
 
     async def run(
         self, event: str, payload: dict[str, Any], emit: Emit, target: str = ""

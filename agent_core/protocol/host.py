@@ -15,12 +15,13 @@ import contextlib
 import itertools
 import logging
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from agent_core import events as ev
 from agent_core.agent.runtime import Runtime
 from agent_core.channel import RendezvousChannel
 from agent_core.errors import ChannelClosed, MewCodeError
+from agent_core.hooks.remote import RemoteHook, RemoteHookFailed
 from agent_core.llm.pricing import model_info
 from agent_core.mcp.model import McpServerStatus
 from agent_core.modes import MODES, Mode
@@ -69,6 +70,7 @@ class SessionHost:
         self._ops: asyncio.Queue[ops.Op] = asyncio.Queue()
         self._turn: asyncio.Task[ev.TurnCompleted] | None = None
         self._turn_told = False  # its TurnCompleted is on the stream: it is over for a front end
+        self._hook_calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._approvals: dict[str, str] = {}  # open approval id -> kind ("tool" | "plan")
         self._told_mode = runtime.mode
         self._mcp: dict[str, McpServerStatus] = {}
@@ -314,6 +316,18 @@ class SessionHost:
                 await rt.mcp_reconnect(op.name)
                 self._mcp_changed()
                 await self._done(op)
+            case ops.RegisterHooks():
+                rt.hooks.add_remote(op.hooks, self._ask_hook)
+                await self._done(op)
+            case ops.HookCallbackReply():
+                waiting = self._hook_calls.pop(op.request_id, None)
+                if waiting is None or waiting.done():
+                    raise Refused(f"no hook callback {op.request_id!r} is waiting")
+                if op.error:
+                    waiting.set_exception(RemoteHookFailed(op.error))
+                else:
+                    waiting.set_result(op.output)
+                await self._done(op)
             case _:
                 raise Refused(f"unknown op {ops.op_tag(op)!r}")
 
@@ -333,6 +347,27 @@ class SessionHost:
             raise Refused(f"approval {approval_id!r} was already answered")
         self._approvals.pop(approval_id, None)
         await self._done(op)
+
+    async def _ask_hook(self, hook: RemoteHook, data: dict[str, Any]) -> dict[str, Any]:
+        """Tell the front end a hook of its fires; its answer (RemoteHookFailed: its error)."""
+        request_id = f"hookcall_{next(_op_ids)}"
+        waiting: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._hook_calls[request_id] = waiting
+        try:
+            tool_use_id = data.get("tool_use_id")
+            await self._publish(
+                ev.HookCallbackRequested(
+                    request_id=request_id,
+                    callback_id=hook.callback_id,
+                    input=data,
+                    tool_use_id=tool_use_id if isinstance(tool_use_id, str) else None,
+                )
+            )
+            return await waiting
+        except ChannelClosed:
+            raise RemoteHookFailed("no front end reads this session's events") from None
+        finally:
+            self._hook_calls.pop(request_id, None)
 
     async def _compact(self, op: ops.Compact) -> None:
         outcome = await self.runtime.compact(op.instructions)

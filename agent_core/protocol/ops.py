@@ -14,6 +14,7 @@ from typing import Any, Literal
 import msgspec
 
 from agent_core.events import ApprovalAnswer
+from agent_core.hooks.remote import RemoteHook
 from agent_core.modes import Mode
 
 Decision = ApprovalAnswer  # allow_once | allow_session | allow_always | deny
@@ -105,6 +106,20 @@ class ReconnectMcp(Op, tag="reconnect_mcp"):
     name: str
 
 
+class RegisterHooks(Op, tag="register_hooks"):
+    """Run these callbacks of the front end as hooks (each fires a ``HookCallbackRequested``)."""
+
+    hooks: list[RemoteHook]
+
+
+class HookCallbackReply(Op, tag="hook_callback_reply"):
+    """The front end ran a hook callback: its output (a hook's JSON), or why it failed."""
+
+    request_id: str
+    output: dict[str, Any] = {}
+    error: str = ""
+
+
 AnyOp = (
     UserTurn
     | Interrupt
@@ -122,6 +137,8 @@ AnyOp = (
     | QueryHooks
     | QueryMcp
     | ReconnectMcp
+    | RegisterHooks
+    | HookCallbackReply
 )
 
 _decoder = msgspec.json.Decoder(AnyOp)

@@ -10,6 +10,8 @@ from typing import Any
 
 import msgspec
 
+from agent_core.hooks.config import HOOK_EVENTS
+from agent_core.hooks.remote import RemoteHook
 from agent_core.modes import MODES
 from agent_core.protocol import ops
 from agent_core.protocol.session import SessionSnapshot
@@ -23,6 +25,7 @@ class Answer(msgspec.Struct, frozen=True):
 
 class Submit(msgspec.Struct, frozen=True):
     op: ops.Op
+    body: dict[str, Any] = {}  # the answer once the op is done
 
 
 class Fail(msgspec.Struct, frozen=True):
@@ -39,7 +42,14 @@ def plan_control(request: ControlRequest, snap: SessionSnapshot, *, running: boo
     body = request.body
     match request.subtype:
         case "initialize":
-            return Answer(server_info(snap))
+            hooks = body.get("hooks")
+            if not hooks:
+                return Answer(server_info(snap))
+            try:
+                registered = remote_hooks(hooks)
+            except ValueError as exc:
+                return Fail(f"initialize: hooks: {exc}")
+            return Submit(ops.RegisterHooks(hooks=registered), server_info(snap))
         case "interrupt":
             # Nothing running is not an error: the turn the app meant has ended already.
             return Submit(ops.Interrupt()) if running else Answer({})
@@ -61,6 +71,26 @@ def plan_control(request: ControlRequest, snap: SessionSnapshot, *, running: boo
     return Fail(
         f"unsupported control request {request.subtype!r} (mewcode answers {', '.join(SUPPORTED)})"
     )
+
+
+def remote_hooks(config: Any) -> list[RemoteHook]:
+    """``initialize``'s hooks (``{event: [{matcher, hookCallbackIds, timeout}]}``) as ours."""
+    if not isinstance(config, dict):
+        raise ValueError("expected an object of events")
+    found = []
+    for event, matchers in config.items():
+        if event not in HOOK_EVENTS:
+            raise ValueError(f"unknown hook event {event!r}")
+        for entry in matchers if isinstance(matchers, list) else []:
+            ids = entry.get("hookCallbackIds") if isinstance(entry, dict) else None
+            if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+                raise ValueError(f"{event}: each matcher needs hookCallbackIds")
+            timeout = entry.get("timeout") or 60
+            if not isinstance(timeout, (int, float)) or timeout <= 0:
+                raise ValueError(f"{event}: timeout must be a positive number of seconds")
+            matcher = entry.get("matcher") or ""
+            found += [RemoteHook(event, str(matcher), i, float(timeout)) for i in ids]
+    return found
 
 
 def server_info(snap: SessionSnapshot) -> dict[str, Any]:

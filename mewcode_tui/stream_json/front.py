@@ -60,7 +60,8 @@ class StreamJsonSession:
         self._turn: str | None = None  # the op id of the turn running now
         self._started = 0.0
         self._stdin_done = False
-        self._answers: dict[str, str] = {}  # op id -> the app's control request id
+        # op id -> the app's control request it answers, and the answer's body
+        self._answers: dict[str, tuple[str, dict[str, Any]]] = {}
         self._asked: dict[str, asyncio.Future[dict[str, Any]]] = {}  # our request id -> answer
         self._tasks: set[asyncio.Task[None]] = set()
         self._finished = asyncio.Event()
@@ -125,15 +126,13 @@ class StreamJsonSession:
         plan = control.plan_control(
             request, self.host.snapshot(), running=self.host.snapshot().running
         )
-        if request.subtype == "initialize" and request.body.get("hooks"):
-            plan = control.Fail("hook callbacks are not supported yet")
         match plan:
             case control.Answer(body=body):
                 self._respond(request.request_id, body)
             case control.Fail(error=error):
                 self._respond(request.request_id, error=error)
-            case control.Submit(op=op):
-                self._answers[await self.host.submit(op)] = request.request_id
+            case control.Submit(op=op, body=body):
+                self._answers[await self.host.submit(op)] = (request.request_id, body)
 
     def _answered(self, response: ControlResponse) -> None:
         waiting = self._asked.pop(response.request_id, None)
@@ -170,6 +169,8 @@ class StreamJsonSession:
                     self.printer.handle(event)
                 case ev.ApprovalRequested():
                     self._spawn(self._ask(event))
+                case ev.HookCallbackRequested():
+                    self._spawn(self._run_hook(event))
                 case ev.TurnCompleted():
                     await self._turn_done(event)
                 case ev.OpDone() | ev.ModelChanged():
@@ -192,8 +193,8 @@ class StreamJsonSession:
             await self._next_turn()
             self._maybe_finish()
             return
-        request_id = self._answers.pop(refused.op_id, None)
-        if request_id is None:
+        request_id, _ = self._answers.pop(refused.op_id, ("", {}))
+        if not request_id:
             return
         if refused.op == "interrupt":  # the turn ended before it: nothing is left to stop
             self._respond(request_id, {})
@@ -201,9 +202,9 @@ class StreamJsonSession:
             self._respond(request_id, error=refused.reason)
 
     def _op_answered(self, op_id: str) -> None:
-        request_id = self._answers.pop(op_id, None)
-        if request_id is not None:
-            self._respond(request_id, {})
+        request_id, body = self._answers.pop(op_id, ("", {}))
+        if request_id:
+            self._respond(request_id, body)
 
     def _end_partial(self) -> None:
         if self.partial is not None:
@@ -229,6 +230,23 @@ class StreamJsonSession:
             await self.host.submit(op)
             if answer.get("interrupt") is True and answer.get("behavior") == "deny":
                 await self.host.submit(ops.Interrupt())
+
+    async def _run_hook(self, fired: ev.HookCallbackRequested) -> None:
+        """Ask the app to run its hook callback; its output (or its error) goes back as an op."""
+        request = {
+            "subtype": "hook_callback",
+            "callback_id": fired.callback_id,
+            "input": fired.input,
+            "tool_use_id": fired.tool_use_id,
+        }
+        try:
+            reply = ops.HookCallbackReply(
+                request_id=fired.request_id, output=await self._request(request)
+            )
+        except RuntimeError as exc:
+            reply = ops.HookCallbackReply(request_id=fired.request_id, error=str(exc) or "failed")
+        with contextlib.suppress(ChannelClosed):
+            await self.host.submit(reply)
 
     async def _request(self, request: dict[str, Any]) -> dict[str, Any]:
         """Send the app a control request; its answer's body (RuntimeError: its error)."""

@@ -282,3 +282,47 @@ async def test_an_app_cannot_allow_what_a_deny_rule_denies(fake_llm, project, me
         [m async for m in client.receive_response()]
     assert asked == [] and not (project / "y.txt").exists()
     assert "Permission denied" in (last_tool_result_text(fake_llm.requests[1].body) or "")
+
+
+async def test_a_hook_callback_registered_through_initialize_denies_a_read(
+    fake_llm, project, mewcode_home
+) -> None:
+    from claude_agent_sdk import HookMatcher
+
+    (project / "secret.txt").write_text("the launch codes\n")
+    fake_llm.script(
+        [
+            {
+                "tool_calls": [
+                    {"id": "toolu_s", "name": "Read", "input": {"file_path": "secret.txt"}}
+                ]
+            },
+            lambda body: {"text": f"Told: {last_tool_result_text(body)}"},
+        ]
+    )
+    fired: list[tuple[dict, str | None]] = []
+
+    async def no_secrets(hook_input, tool_use_id, context):
+        fired.append((hook_input, tool_use_id))
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": "secrets stay secret",
+            }
+        }
+
+    hooks = {"PreToolUse": [HookMatcher(matcher="Read", hooks=[no_secrets])]}
+    seen = [
+        m
+        async for m in query(
+            prompt="read secret.txt", options=options(fake_llm, project, mewcode_home, hooks=hooks)
+        )
+    ]
+    assert len(fired) == 1
+    hook_input, tool_use_id = fired[0]
+    assert hook_input["hook_event_name"] == "PreToolUse" and hook_input["tool_name"] == "Read"
+    assert hook_input["tool_input"] == {"file_path": "secret.txt"} and tool_use_id == "toolu_s"
+    told = last_tool_result_text(fake_llm.requests[1].body) or ""
+    assert "secrets stay secret" in told and "launch codes" not in told
+    assert isinstance(seen[-1], ResultMessage) and not seen[-1].is_error

@@ -27,7 +27,11 @@ def sample(kind: msgspec.inspect.Type) -> Any:
         case msgspec.inspect.StrType():
             return "x"
         case msgspec.inspect.ListType():
-            return ["a.png"]
+            return [sample(kind.item_type)]
+        case msgspec.inspect.FloatType():
+            return 1.5
+        case msgspec.inspect.StructType():
+            return kind.cls(**{f.name: sample(f.type) for f in kind.fields})
         case msgspec.inspect.DictType():
             return {"k": 1}
         case msgspec.inspect.UnionType():
