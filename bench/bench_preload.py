@@ -88,7 +88,7 @@ def _first_paint_in_a_terminal(args: list[str], env: dict[str, str], cwd: Path) 
     return float(printed[-1]) - started
 
 
-def _wait_for_server(env: dict[str, str], timeout: float = 60) -> None:
+def wait_for_server(env: dict[str, str], timeout: float = 60) -> None:
     from tests.helpers.preload import answering
 
     run = Path(env["MEWCODE_HOME"]) / "run"
@@ -119,7 +119,7 @@ def main() -> bool:
         disabled = {**env, "MEWCODE_PRELOAD": "0"}
         try:
             _headless(server, ENTRY, env, project)  # cold: writes .pyc, starts the server
-            _wait_for_server(env)
+            wait_for_server(env)
             runs = {
                 "warm": lambda: _headless(server, ENTRY, env, project),
                 "disabled": lambda: _headless(server, ENTRY, disabled, project),

@@ -23,6 +23,7 @@ from agent_core import events as ev
 from agent_core.protocol.ops import UserTurn
 from agent_core.terminal_text import visible_text
 from mewcode_tui.verbose_trail import VerboseTrail
+from mewcode_tui.version import STREAM_JSON_PROTOCOL, installed_version
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -121,6 +122,11 @@ class HeadlessPrinter:
                 ],
                 "permissionMode": snap.mode,
                 "apiKeySource": "none" if snap.provider == "demo" else "environment",
+                # The level of Claude Code's stream-json protocol spoken here: the Agent SDKs
+                # read it to tell whether the CLI is recent enough, and warn on every query
+                # without it. MewCode's own version is beside it.
+                "claude_code_version": STREAM_JSON_PROTOCOL,
+                "mewcode_version": installed_version(),
             }
         )
 

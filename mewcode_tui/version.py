@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+# The Claude Code stream-json protocol level MewCode speaks (the SDKs' minimum is 2.0.0).
+STREAM_JSON_PROTOCOL = "2.0.0"
 
-def version_line() -> str:
-    """``mewcode X.Y.Z`` (``unknown`` when the package is not installed, e.g. run from a copy)."""
+
+def installed_version() -> str:
+    """The installed package's version (``unknown`` when run from an uninstalled copy)."""
     from importlib.metadata import PackageNotFoundError, version
 
     try:
-        return f"mewcode {version('mewcode')}"
+        return version("mewcode")
     except PackageNotFoundError:
-        return "mewcode unknown"
+        return "unknown"
+
+
+def version_line() -> str:
+    """``mewcode X.Y.Z``."""
+    return f"mewcode {installed_version()}"

@@ -47,7 +47,7 @@ def roles_alternate(body: dict) -> bool:
     return roles[0] == "user" and all(a != b for a, b in zip(roles, roles[1:], strict=False))
 
 
-async def test_query_reads_a_file_and_answers(fake_llm, project, mewcode_home) -> None:
+async def test_query_reads_a_file_and_answers(fake_llm, project, mewcode_home, caplog) -> None:
     (project / "x.txt").write_text("the cat sat on the mat\n")
     fake_llm.script(
         [
@@ -76,6 +76,8 @@ async def test_query_reads_a_file_and_answers(fake_llm, project, mewcode_home) -
     )
     assert tool_use.name == "Read" and tool_use.input == {"file_path": "x.txt"}
     assert all(m.parent_tool_use_id is None for m in seen if isinstance(m, AssistantMessage))
+    # The init line says which protocol level it speaks: the SDK does not warn "too old".
+    assert "too old" not in caplog.text
 
 
 async def test_two_messages_run_as_two_turns_of_one_session(
