@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol, assert_never
 
 from agent_core import events as ev
+from agent_core.call_status import call_status
 from mewcode_tui.answer_stream import AnswerStream
 from mewcode_tui.transcript import (
     STOP_NOTES,
     AssistantEntry,
-    CallStatus,
     NoticeEntry,
     NoticeLevel,
     ThinkingEntry,
@@ -23,12 +23,6 @@ from mewcode_tui.transcript import (
 if TYPE_CHECKING:
     from mewcode_tui.widgets.chat_log import ChatLog
     from mewcode_tui.widgets.status_bar import StatusBar
-
-CALL_STATUS: dict[ev.Decision, CallStatus] = {
-    "allow": "running",
-    "deny": "denied",
-    "ask": "awaiting",
-}
 
 
 def working_label(event: ev.Status) -> str | None:
@@ -212,14 +206,14 @@ class TurnPresenter:
         record = self.transcript.calls.get(event.call_id)
         if record is None:
             return
-        record.status = CALL_STATUS[event.decision]
+        record.status = call_status(record.status, event)
         record.reason = event.reason if event.decision == "deny" else ""
         self._refresh_call(record)
 
     async def on_approval_requested(self, event: ev.ApprovalRequested) -> None:
         record = self.transcript.calls.get(event.call_id)
         if record is not None:
-            record.status = "awaiting"
+            record.status = call_status(record.status, event)
             self._refresh_call(record)
         self.host.ask_approval(event)
 
@@ -227,8 +221,7 @@ class TurnPresenter:
         record = self.transcript.calls.get(event.call_id)
         if record is None:
             return
-        if record.status != "denied":
-            record.status = "error" if event.is_error else "ok"
+        record.status = call_status(record.status, event)
         record.duration_ms = event.duration_ms
         record.set_output(event.content)
         self._refresh_call(record)
@@ -293,8 +286,8 @@ class TurnPresenter:
         await self._finish_streams()
         self._streamed = False
         for record in self.transcript.calls.values():
-            if record.status in ("pending", "running", "awaiting"):
-                record.status = "cancelled"
+            if (status := call_status(record.status, event)) != record.status:
+                record.status = status
                 self._refresh_call(record)
         self.status.phase = "idle"
         self.status.phase_detail = ""

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 import msgspec
 
+from agent_core.call_status import CallStatus as CallStatus  # re-exported for the widgets
+
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
@@ -23,7 +25,6 @@ if TYPE_CHECKING:
 PREVIEW_CHARS = 4_000
 PREVIEW_LINES = 60
 
-CallStatus = Literal["pending", "running", "awaiting", "ok", "error", "denied", "cancelled"]
 NoticeLevel = Literal["info", "warning", "error"]
 
 # The notice a turn that stopped early ends with, live and when resumed.

@@ -14,6 +14,7 @@ from typing import Protocol
 from agent_core import events as ev
 from agent_core.agent.conversation import Conversation, closing_marker
 from agent_core.agent.loop import CLOSING_NOTES
+from agent_core.call_status import CallStatus, call_status
 from agent_core.errors import MewCodeError
 from agent_core.session.records import CallViewRecord, Record, TurnEndRecord
 
@@ -33,32 +34,43 @@ class CallViewRecorder:
         self._sink = sink
         self._conversation = conversation  # to see whether the turn got a closing note
         self._open: dict[str, CallViewRecord] = {}
+        self._status: dict[str, CallStatus] = {}  # as the UI's tool line shows it now
 
     def observe(self, event: ev.Event) -> None:
-        """Note what ``event`` changes in how a call looks (the presenter's rules)."""
+        """Note what ``event`` changes in how a call looks (``call_status``'s rule)."""
+        call_id = getattr(event, "call_id", None)
         if isinstance(event, ev.ToolCall):
             self._open[event.call_id] = CallViewRecord(
                 call_id=event.call_id, status="cancelled", summary=event.summary
             )
-        elif isinstance(event, ev.PermissionDecision) and event.decision == "deny":
+            self._status[event.call_id] = "pending"
+        elif call_id in self._status:
+            self._status[call_id] = call_status(self._status[call_id], event)
+        if isinstance(event, ev.PermissionDecision) and event.decision == "deny":
             if view := self._open.get(event.call_id):
-                view.status, view.reason = "denied", event.reason
+                view.reason = event.reason
         elif isinstance(event, ev.FileDiff):
             if view := self._open.get(event.call_id):
                 view.diff, view.diff_path = event.diff, event.path
                 view.added, view.removed = event.added, event.removed
         elif isinstance(event, ev.ToolResult):
             if view := self._open.pop(event.call_id, None):
-                if view.status != "denied":
-                    view.status = "error" if event.is_error else "ok"
                 view.duration_ms = event.duration_ms
-                self._write(view)
+                self._write(self._ended(view, self._status.pop(event.call_id, "error")))
         elif isinstance(event, ev.TurnCompleted):
             for view in self._open.values():  # never finished: shown as cancelled
-                self._write(view)
+                status = call_status(self._status.get(view.call_id, "pending"), event)
+                self._write(self._ended(view, status))
             self._open.clear()
+            self._status.clear()
             if event.stop_reason in CLOSING_NOTES:
                 self._write(self._turn_end(event))
+
+    @staticmethod
+    def _ended(view: CallViewRecord, status: CallStatus) -> CallViewRecord:
+        """The record with the status a finished call has (never one still running)."""
+        view.status = status if status in ("ok", "error", "denied") else "cancelled"
+        return view
 
     def _turn_end(self, event: ev.TurnCompleted) -> TurnEndRecord:
         marker = closing_marker(CLOSING_NOTES[event.stop_reason])
