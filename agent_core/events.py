@@ -14,11 +14,11 @@ from typing import Any, Literal
 
 import msgspec
 
+from agent_core.decision import Decision as Decision  # re-exported: events name it
 from agent_core.hooks.config import HookCommand
 from agent_core.mcp.model import McpServerStatus
 from agent_core.usage import Usage
 
-Decision = Literal["allow", "deny", "ask"]
 Layer = Literal["blacklist", "sandbox", "rules", "mode", "user", "hook", "session"]
 ApprovalAnswer = Literal["allow_once", "allow_session", "allow_always", "deny"]
 StopReason = Literal["end_turn", "max_iterations", "hallucinated_tools", "cancelled", "error"]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
+from agent_core.decision import Decision
 from agent_core.errors import ConfigError
 from agent_core.fsutil import atomic_write_text
 
@@ -76,7 +77,7 @@ def _rule_list(data: dict[str, Any], kind: str, file: Path) -> list[Any]:
     return perms[kind]
 
 
-def append_rule(file: Path, kind: Literal["allow", "deny", "ask"], rule: str) -> None:
+def append_rule(file: Path, kind: Decision, rule: str) -> None:
     """Add a permission rule to a settings file (atomic rewrite), keeping the rest."""
 
     def add(data: dict[str, Any]) -> bool:

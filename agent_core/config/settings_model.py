@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import msgspec
 
+from agent_core.decision import Decision
 from agent_core.errors import ConfigError
 from agent_core.modes import MODES as MODES  # re-exported by config.settings
 from agent_core.modes import Mode as Mode
@@ -97,7 +98,7 @@ class RuleEntry(msgspec.Struct, frozen=True):
     """A permission rule with the list and file it came from."""
 
     rule: str
-    kind: Literal["allow", "deny", "ask"]
+    kind: Decision
     source: str  # file path, or "session" / "cli"
 
 

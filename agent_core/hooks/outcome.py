@@ -10,11 +10,12 @@ stderr as the reason. Any other exit code, or a timeout, is a warning and goes o
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
-Decision = Literal["allow", "deny", "ask"]
+from agent_core.decision import Decision as Decision  # re-exported for the hooks
+
 CONTEXT_CHARS = 10_000  # one hook's context for the model, at most (as Claude Code)
 _CONTEXT_EVENTS = ("UserPromptSubmit", "SessionStart")
 _DECISIONS: dict[Any, Decision] = {"allow": "allow", "deny": "deny", "ask": "ask"}

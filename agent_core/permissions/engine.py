@@ -13,6 +13,7 @@ from typing import Any, Literal
 import msgspec
 
 from agent_core.config.settings import RuleEntry
+from agent_core.decision import Decision
 from agent_core.permissions.actions import Action, Scope, bash_actions, tool_actions
 from agent_core.permissions.blacklist import check_blacklist, unknown_reach
 from agent_core.permissions.modes import mode_decision, protected_write
@@ -55,7 +56,7 @@ class PermissionPolicy(msgspec.Struct):
 class PermissionVerdict(msgspec.Struct):
     """The decision, the layer that made it, and why (fed to the model on deny)."""
 
-    decision: Literal["allow", "deny", "ask"]
+    decision: Decision
     layer: Literal["blacklist", "sandbox", "rules", "mode"]
     reason: str
     rule: str | None = None
