@@ -21,12 +21,9 @@ folder, and every finding is one line for the user and the model.
 
 from __future__ import annotations
 
-import errno
 import logging
 import os
-import shutil
 import stat
-import time
 import weakref
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
@@ -34,10 +31,10 @@ from pathlib import Path
 from typing import TypeVar
 
 from agent_core import own_writes
-from agent_core.fsutil import private_dir
 from agent_core.sandbox.backend import Confinement
 from agent_core.sandbox.git_config_safety import unsafe_keys
 from agent_core.sandbox.policy import Protected, SandboxPolicy, protected_in_git_dir
+from agent_core.sandbox.quarantine import move_to_quarantine
 from agent_core.tools.nofollow import open_parent_dir
 
 log = logging.getLogger("mewcode.sandbox")
@@ -49,6 +46,7 @@ MAX_ENTRIES = 400  # per protected directory
 _SAFE_CONFIGS: dict[str, tuple[int, int, int, int]] = {}
 os.register_at_fork(after_in_child=_SAFE_CONFIGS.clear)
 MAX_SAVED_BYTES = 256 * 1024  # content kept to put a file back
+_READ_NOFOLLOW = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
 @dataclass(frozen=True)
@@ -320,10 +318,16 @@ class FileGuard:
         """A ``commondir`` naming a git directory this guard checks (the project's, or one
         it found below the roots), as ``git worktree add`` writes: its config and hooks are
         held to the same rules, so it redirects git nowhere unchecked."""
+        try:  # no symlink on the way to it either: the guard runs outside the sandbox
+            folder, name = open_parent_dir(path)
+        except (OSError, ValueError):
+            return False
         try:
-            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+            fd = os.open(name, _READ_NOFOLLOW, dir_fd=folder)
         except OSError:
             return False
+        finally:
+            os.close(folder)
         with os.fdopen(fd, "rb") as handle:
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                 return False
@@ -336,33 +340,8 @@ class FileGuard:
         return _real(common) == common and common in self._checked_git_dirs
 
     def _move_out(self, path: str) -> str | None:
-        """Move ``path`` into the quarantine folder; where it went, or None if it could not.
-
-        Through a descriptor of its folder, opened with no symlink on the way: a link a
-        command planted above it is never followed (the guard runs outside the sandbox)."""
-        try:
-            folder, name = open_parent_dir(path)
-        except (OSError, ValueError):
-            return None
-        try:
-            if self.quarantine is None:
-                _remove(name, folder)
-                return "nowhere (removed: this session keeps no quarantine)"
-            dest = self.quarantine / f"{time.time_ns()}" / path.lstrip("/")
-            private_dir(dest.parent)
-            try:
-                os.rename(name, dest, src_dir_fd=folder)
-            except OSError as exc:
-                if exc.errno != errno.EXDEV:
-                    raise
-                _copy_out(name, folder, dest)  # another file system: copy, then remove
-                _remove(name, folder)
-            _redact_tree(dest)
-            return str(dest)
-        except OSError:
-            return None
-        finally:
-            os.close(folder)
+        """Move ``path`` into the quarantine folder; where it went, or None if it could not."""
+        return move_to_quarantine(path, self.quarantine)
 
     def _restore(self, path: str, before: Seen) -> bool:
         """Put back a file or link as it was; directories are made again, empty."""
@@ -391,47 +370,6 @@ class FileGuard:
         finally:
             os.close(folder)
         return False
-
-
-def _redact_tree(top: Path) -> None:
-    """Secrets at rest: what was moved out lives under MEWCODE_HOME, so its text files are
-    kept redacted (a planted .mcp.json may carry a token). Links are not followed."""
-    from agent_core.session.redact import Redactor
-
-    redactor = Redactor()
-    paths = (
-        [top]
-        if not top.is_dir() or top.is_symlink()
-        else [Path(d) / f for d, _, files in os.walk(top) for f in files]
-    )
-    for path in paths:
-        try:
-            if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_SAVED_BYTES:
-                continue
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        clean = redactor.text(text)
-        if clean != text:
-            path.write_text(clean, encoding="utf-8")
-        os.chmod(path, 0o600)
-
-
-def _remove(name: str, folder: int) -> None:
-    info = os.stat(name, dir_fd=folder, follow_symlinks=False)
-    if stat.S_ISDIR(info.st_mode):
-        shutil.rmtree(name, dir_fd=folder)
-    else:
-        os.unlink(name, dir_fd=folder)
-
-
-def _copy_out(name: str, folder: int, dest: Path) -> None:
-    """Copy an entry (a tree: links copied as links) from a folder descriptor to dest."""
-    source = f"/proc/self/fd/{folder}/{name}"
-    if stat.S_ISDIR(os.stat(name, dir_fd=folder, follow_symlinks=False).st_mode):
-        shutil.copytree(source, dest, symlinks=True)
-    else:
-        shutil.copy2(source, dest, follow_symlinks=False)
 
 
 def _put_back_line(path: str, before: Seen, moved: str | None, restored: bool) -> str:
