@@ -98,15 +98,18 @@ class SessionOpeningScreen(Screen):
     def begin(self) -> None:
         """Ask whether to trust an untrusted project, then for a provider on first run; start."""
         if self.options.ask_trust:
-            from mewcode_tui.screens.trust import trust_screen
+            from mewcode_tui.screens.trust import TrustScreen
+            from mewcode_tui.trust_question import trust_question
 
             self.status.phase = "trust"
-            self.app.push_screen(trust_screen(self.paths, self.options.settings), self._trusted)
+            question = trust_question(self.paths, self.options.settings)
+            self.app.push_screen(TrustScreen(question), self._trusted)
         elif self.provider is None and self.options.needs_setup:
             from mewcode_tui.screens.setup import SetupScreen
+            from mewcode_tui.setup_methods import setup_methods, validate_choice
 
             self.status.phase = "setup"
-            self.app.push_screen(SetupScreen(), self._setup_chosen)
+            self.app.push_screen(SetupScreen(setup_methods(), validate_choice), self._setup_chosen)
         else:
             self.start_session()
 
@@ -132,7 +135,7 @@ class SessionOpeningScreen(Screen):
         self.begin()
 
     def _setup_chosen(self, choice: SetupChoice | None) -> None:
-        from mewcode_tui.screens.setup import apply_setup
+        from mewcode_tui.setup_store import apply_setup
 
         if choice is None:
             self.app.exit(1)

@@ -1,7 +1,8 @@
 """The trust dialog: "Do you trust the files in this folder?" on first open (docs/configuration.md#project-trust).
 
 Until the user trusts a folder, its ``.mewcode/`` settings only make things
-stricter. The screen is pure: it dismisses with ``"trust"``, ``"restricted"``
+stricter. The screen is pure: it shows a ``TrustQuestion`` (built from the settings
+by mewcode_tui/trust_question.py) and dismisses with ``"trust"``, ``"restricted"``
 or ``"quit"``; the main screen records the answer. Keys are ignored for a short
 guard after opening so typing ahead into the prompt cannot trust a folder.
 The folder's name and what its files set (an MCP server's command) are shown
@@ -11,17 +12,15 @@ reach.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import ClassVar, Literal
 
+import msgspec
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Footer, Static
 
-from agent_core.config.paths import MewcodePaths
-from agent_core.config.settings import Settings
 from agent_core.terminal_text import visible_text
 from mewcode_tui.keymap import key_hint
 from mewcode_tui.screens.guarded_modal import DEFAULT_KEY_GUARD, GuardedModal
@@ -42,11 +41,29 @@ RETRUST_EXPLANATION = (
 )
 
 
-def skipped_lines(skipped: list[tuple[str, list[str]]]) -> str:
+class WaitingSettings(msgspec.Struct, frozen=True):
+    """What one of the folder's files sets that waits for trust."""
+
+    file: str  # as shown: relative to the folder when inside it
+    keys: tuple[str, ...]  # e.g. "permissions.allow (1 rule)", "MCP server git (uvx …)"
+
+
+class TrustQuestion(msgspec.Struct, frozen=True):
+    """What the dialog shows: the folder, what trusting turns on, where it is remembered."""
+
+    folder: str  # as shown, e.g. "~/code/shop"
+    remembered_in: str  # the file that records the answer, as shown
+    waiting: tuple[WaitingSettings, ...] = ()  # first trust: what each file sets that waits
+    # A trusted folder whose hooks or MCP servers changed since: ask again about these.
+    retrust: bool = False
+    changed: tuple[str, ...] = ()  # one line per new or changed program
+
+
+def waiting_lines(waiting: tuple[WaitingSettings, ...]) -> str:
     """What trusting would turn on, one line per file."""
-    if not skipped:
+    if not waiting:
         return "Nothing yet: no settings here wait for trust (ones added later would)."
-    return "\n".join(visible_text(f"• {file}: {', '.join(keys)}") for file, keys in skipped)
+    return "\n".join(visible_text(f"• {w.file}: {', '.join(w.keys)}") for w in waiting)
 
 
 class TrustScreen(GuardedModal[TrustAnswer]):
@@ -72,34 +89,24 @@ class TrustScreen(GuardedModal[TrustAnswer]):
         Binding("q", "choose('quit')", "Quit", id="mewcode.trust.quit"),
     ]
 
-    def __init__(
-        self,
-        project: str,
-        skipped: list[tuple[str, list[str]]],
-        remembered_in: str,
-        *,
-        key_guard: float = DEFAULT_KEY_GUARD,
-        changed: list[str] | None = None,
-    ) -> None:
+    def __init__(self, question: TrustQuestion, *, key_guard: float = DEFAULT_KEY_GUARD) -> None:
         super().__init__(key_guard=key_guard)
-        self.project = project
-        self.skipped = skipped
-        self.remembered_in = remembered_in
-        self.changed = changed  # a trusted folder whose programs changed: ask again
+        self.question = question
 
     def compose(self) -> ComposeResult:
+        question = self.question
         with Vertical(id="dialog"):
-            if self.changed is None:
+            if not question.retrust:
                 yield Static("Do you trust the files in this folder?", id="title")
-                yield Static(Content(visible_text(self.project)), id="project")
+                yield Static(Content(visible_text(question.folder)), id="project")
                 yield Static(EXPLANATION, id="explanation")
                 yield Static("Trusting it turns on:", id="skipped-title")
-                listed = skipped_lines(self.skipped)
+                listed = waiting_lines(question.waiting)
             else:
                 yield Static(RETRUST_TITLE, id="title")
-                yield Static(Content(visible_text(self.project)), id="project")
+                yield Static(Content(visible_text(question.folder)), id="project")
                 yield Static(RETRUST_EXPLANATION, id="explanation")
-                listed = "\n".join(f"• {visible_text(line)}" for line in self.changed)
+                listed = "\n".join(f"• {visible_text(line)}" for line in question.changed)
             with VerticalScroll(id="skipped"):
                 yield Static(Content(listed))
             yield Static(self._options(), id="options")
@@ -110,13 +117,14 @@ class TrustScreen(GuardedModal[TrustAnswer]):
             name: key_hint(self.app, self.BINDINGS, f"mewcode.trust.{name}")
             for name in ("trust", "not_now", "quit")
         }
-        yes = "Yes, trust this folder" if self.changed is None else "Yes, trust them"
-        later = "continue restricted" if self.changed is None else "continue without them"
+        retrust = self.question.retrust
+        yes = "Yes, trust them" if retrust else "Yes, trust this folder"
+        later = "continue without them" if retrust else "continue restricted"
         return Content.assemble(
             Content.from_markup(
                 "[@click=screen.choose('trust')][b]$trust[/b] $yes[/]", yes=yes, **keys
             ),
-            Content(f" (remembered in {visible_text(self.remembered_in)})\n"),
+            Content(f" (remembered in {visible_text(self.question.remembered_in)})\n"),
             Content.from_markup(
                 "[@click=screen.choose('restricted')][b]$not_now[/b] Not now: $later "
                 "(asked again next time)[/]\n"
@@ -129,48 +137,3 @@ class TrustScreen(GuardedModal[TrustAnswer]):
     def action_choose(self, answer: TrustAnswer) -> None:
         """Answer and close."""
         self.dismiss(answer)
-
-
-def trust_screen(
-    paths: MewcodePaths, settings: Settings, *, home: Path | None = None
-) -> TrustScreen:
-    """The dialog for this project: what its files set that waits for trust, or, for a
-    trusted project, which of its programs changed since."""
-    from mewcode_tui.widgets.status_bar import short_path
-
-    if settings.project_trusted:
-        from agent_core.config.program_trust import RECORD_FILE, pending_changes
-
-        return TrustScreen(
-            short_path(paths.project, home),
-            [],
-            short_path(paths.home / RECORD_FILE, home),
-            changed=pending_changes(paths, settings),
-        )
-
-    skipped = []
-    for entry in settings.skipped_until_trust:
-        file = Path(entry.file)
-        label = (
-            str(file.relative_to(paths.project))
-            if file.is_relative_to(paths.project)
-            else entry.file
-        )
-        skipped.append((label, list(entry.keys)))
-    skipped.extend(_waiting_mcp_servers(paths, settings))
-    return TrustScreen(
-        short_path(paths.project, home), skipped, short_path(paths.user_settings, home)
-    )
-
-
-def _waiting_mcp_servers(paths: MewcodePaths, settings: Settings) -> list[tuple[str, list[str]]]:
-    """The project's MCP servers trust would start, each with the command it runs."""
-    import os
-
-    from agent_core.mcp.config import target_text
-    from agent_core.mcp.session_servers import session_mcp_config
-
-    waiting = session_mcp_config(paths, settings, os.environ).untrusted
-    if not waiting:
-        return []
-    return [(".mcp.json", [f"MCP server {s.name} ({target_text(s)})" for s in waiting])]

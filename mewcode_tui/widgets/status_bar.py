@@ -16,7 +16,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from agent_core.mcp.model import McpServerStatus
+from agent_core.protocol.views import McpServerStatus
 from agent_core.terminal_text import visible_text
 from mewcode_tui.theme_styles import semantic_style
 

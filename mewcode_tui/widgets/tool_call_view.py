@@ -19,7 +19,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from agent_core.mcp.names import parse as parse_mcp_name
+from agent_core.protocol.views import parse_mcp_name
 from agent_core.terminal_text import visible_text
 from mewcode_tui.theme_styles import semantic_style
 from mewcode_tui.transcript import CallStatus, ToolCallRecord, ToolRoundEntry, human_size

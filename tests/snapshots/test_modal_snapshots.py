@@ -18,6 +18,7 @@ from mewcode_tui.screens.approval import ApprovalScreen
 from mewcode_tui.screens.diff_screen import DiffScreen
 from mewcode_tui.screens.plan_approval import PlanApprovalScreen
 from mewcode_tui.screens.setup import SetupScreen
+from mewcode_tui.setup_methods import setup_methods, validate_choice
 from mewcode_tui.themes import load_themes
 from mewcode_tui.widgets.diff_panel import DiffPanel
 
@@ -164,12 +165,12 @@ def test_plan_dialog(snap_compare, paths) -> None:
 
 
 def test_setup_screen(snap_compare, paths) -> None:
-    app = ScreenHost(paths, SetupScreen())
+    app = ScreenHost(paths, SetupScreen(setup_methods(), validate_choice))
     assert snap_compare(app, terminal_size=SIZE)
 
 
 def test_setup_screen_compatible_server(snap_compare, paths) -> None:
-    app = ScreenHost(paths, SetupScreen())
+    app = ScreenHost(paths, SetupScreen(setup_methods(), validate_choice))
     assert snap_compare(app, press=["down", "down"], terminal_size=SIZE)
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from mewcode_tui.screens.trust import TrustScreen
+from mewcode_tui.screens.trust import TrustQuestion, TrustScreen, WaitingSettings
 from tests.snapshots.test_modal_snapshots import ScreenHost
 
 
@@ -17,20 +17,20 @@ def colors_on(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_trust_dialog_80x24(snap_compare, paths) -> None:
-    screen = TrustScreen(
+    question = TrustQuestion(
         "~/code/shop",
-        [
-            (
+        "~/.mewcode/settings.yaml",
+        (
+            WaitingSettings(
                 ".mewcode/settings.yaml",
-                [
+                (
                     "permissions.allow (3 rules)",
                     "permissions.defaultMode (bypassPermissions)",
                     "hooks",
-                ],
+                ),
             ),
-            (".mewcode/settings.local.yaml", ["permissions.additionalDirectories"]),
-        ],
-        "~/.mewcode/settings.yaml",
-        key_guard=0,
+            WaitingSettings(".mewcode/settings.local.yaml", ("permissions.additionalDirectories",)),
+        ),
     )
+    screen = TrustScreen(question, key_guard=0)
     assert snap_compare(ScreenHost(paths, screen), terminal_size=(80, 24))

@@ -15,7 +15,9 @@ from agent_core.events import ApprovalReply, ApprovalRequested
 from mewcode_tui.screens.approval import ApprovalScreen, describe_arguments
 from mewcode_tui.screens.diff_screen import DiffScreen
 from mewcode_tui.screens.plan_approval import PlanApprovalScreen
-from mewcode_tui.screens.setup import SetupChoice, SetupScreen, apply_setup, credentials_file
+from mewcode_tui.screens.setup import SetupChoice, SetupScreen
+from mewcode_tui.setup_methods import setup_methods, validate_choice
+from mewcode_tui.setup_store import apply_setup, credentials_file
 from mewcode_tui.widgets.diff_panel import DiffPanel, unified_diff_of
 from tests.tui.conftest import wait_until
 
@@ -324,7 +326,7 @@ async def test_huge_diff_shows_a_note_instead_of_everything() -> None:
 
 
 async def test_setup_with_an_anthropic_key() -> None:
-    app = Host(SetupScreen())
+    app = Host(SetupScreen(setup_methods(), validate_choice))
     async with app.run_test(size=(100, 34)) as pilot:
         app.screen.query_one("#api-key", Input).focus()
         await pilot.press(*"sk-ant-123", "enter")
@@ -333,7 +335,7 @@ async def test_setup_with_an_anthropic_key() -> None:
 
 
 async def test_setup_refuses_an_empty_key() -> None:
-    app = Host(SetupScreen())
+    app = Host(SetupScreen(setup_methods(), validate_choice))
     async with app.run_test(size=(100, 34)) as pilot:
         await pilot.press("ctrl+s")
         await pilot.pause()
@@ -342,7 +344,7 @@ async def test_setup_refuses_an_empty_key() -> None:
 
 
 async def test_setup_with_an_openai_compatible_server() -> None:
-    app = Host(SetupScreen())
+    app = Host(SetupScreen(setup_methods(), validate_choice))
     async with app.run_test(size=(100, 34)) as pilot:
         await pilot.press("down", "down", "enter")  # third method, then into the form
         await pilot.pause()
@@ -355,7 +357,7 @@ async def test_setup_with_an_openai_compatible_server() -> None:
 
 
 async def test_setup_compatible_server_needs_a_real_url() -> None:
-    app = Host(SetupScreen())
+    app = Host(SetupScreen(setup_methods(), validate_choice))
     async with app.run_test(size=(100, 34)) as pilot:
         await pilot.press("down", "down", "enter", *"localhost", "ctrl+s")
         await pilot.pause()
@@ -363,7 +365,7 @@ async def test_setup_compatible_server_needs_a_real_url() -> None:
 
 
 async def test_setup_offline_demo() -> None:
-    app = Host(SetupScreen())
+    app = Host(SetupScreen(setup_methods(), validate_choice))
     async with app.run_test(size=(100, 34)) as pilot:
         await pilot.press("down", "down", "down", "enter")
         await pilot.pause()

@@ -127,16 +127,13 @@ async def test_quit_leaves_without_recording_anything(paths, project) -> None:
 
 
 async def test_keys_typed_as_the_dialog_opens_do_not_trust(paths, project, monkeypatch) -> None:
-    from mewcode_tui.screens import trust
+    real_init = TrustScreen.__init__
 
-    real_trust_screen = trust.trust_screen
-
-    def long_guard(*args, **kwargs) -> TrustScreen:
-        screen = real_trust_screen(*args, **kwargs)
+    def long_guard(screen: TrustScreen, *args, **kwargs) -> None:
+        real_init(screen, *args, **kwargs)
         screen.key_guard = 30  # the keys below land inside it, however slow the machine
-        return screen
 
-    monkeypatch.setattr(trust, "trust_screen", long_guard)
+    monkeypatch.setattr(TrustScreen, "__init__", long_guard)
     untrusted_project(paths)
     app = make_app(paths, project)
     async with app.run_test(size=SIZE) as pilot:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from agent_core.config.settings import append_rule
 from agent_core.config.trust import record_trust
-from mewcode_tui.screens.setup import SetupChoice, apply_setup
+from mewcode_tui.screens.setup import SetupChoice
+from mewcode_tui.setup_store import apply_setup
 from mewcode_tui.themes import save_theme
 
 

@@ -15,8 +15,8 @@ from agent_core.llm.catalog import KEYED_PROVIDERS, PROVIDER_NAMES, PROVIDERS, p
 from agent_core.llm.factory import make_provider
 from agent_core.llm.pricing import model_info
 from mewcode_tui.cli import build_parser
-from mewcode_tui.screens.setup import METHODS
 from mewcode_tui.session_start import SDK_MODULES
+from mewcode_tui.setup_methods import setup_methods
 
 
 def test_every_provider_module_has_an_entry() -> None:
@@ -46,7 +46,7 @@ def test_a_paid_providers_default_model_has_a_price(name: str) -> None:
 def test_the_cli_the_setup_screen_and_the_warm_up_read_the_table() -> None:
     provider_flag = next(a for a in build_parser()._actions if "--provider" in a.option_strings)
     assert tuple(provider_flag.choices or ()) == PROVIDER_NAMES
-    assert {m.key for m in METHODS} == {*PROVIDER_NAMES, "compatible"}
+    assert {m.key for m in setup_methods()} == {*PROVIDER_NAMES, "compatible"}
     assert SDK_MODULES == {"anthropic": "anthropic", "openai": "openai"}
 
 
