@@ -9,13 +9,14 @@ import pytest
 import yaml
 from textual.app import App
 from textual.screen import Screen
-from textual.widgets import Input, Markdown, Static
+from textual.widgets import Input, Markdown, OptionList, Static
 
+from agent_core.errors import ConfigError
 from agent_core.events import ApprovalReply, ApprovalRequested
 from mewcode_tui.screens.approval import ApprovalScreen, describe_arguments
 from mewcode_tui.screens.diff_screen import DiffScreen
 from mewcode_tui.screens.plan_approval import PlanApprovalScreen
-from mewcode_tui.screens.setup import SetupChoice, SetupScreen
+from mewcode_tui.screens.setup import SetupChoice, SetupMethod, SetupScreen
 from mewcode_tui.setup_methods import setup_methods, validate_choice
 from mewcode_tui.setup_store import apply_setup, credentials_file
 from mewcode_tui.widgets.diff_panel import DiffPanel, unified_diff_of
@@ -370,6 +371,35 @@ async def test_setup_offline_demo() -> None:
         await pilot.press("down", "down", "down", "enter")
         await pilot.pause()
         assert app.results == [SetupChoice("demo")]
+
+
+async def test_setup_offers_the_ways_it_is_given_and_shows_what_the_validator_says() -> None:
+    methods = (
+        SetupMethod("acme", "Paste an Acme key", "Keys are on acme.example.", "key"),
+        SetupMethod("local", "Run the local model", "No key needed.", "offline"),
+    )
+    asked: list[tuple[str, str]] = []
+
+    def validate(method: SetupMethod, api_key: str, base_url: str, model: str) -> SetupChoice:
+        asked.append((method.key, api_key))
+        if api_key != "good":
+            raise ConfigError("Acme keys start with good.")
+        return SetupChoice(method.key, api_key=api_key)
+
+    app = Host(SetupScreen(methods, validate))
+    async with app.run_test(size=(100, 34)) as pilot:
+        options = app.screen.query_one("#methods", OptionList).options
+        assert [str(o.prompt) for o in options] == ["Paste an Acme key", "Run the local model"]
+        assert text_of(app, "#hint") == "Keys are on acme.example."
+        app.screen.query_one("#api-key", Input).focus()
+        await pilot.press(*"bad", "enter")
+        await pilot.pause()
+        assert app.results == [] and text_of(app, "#error") == "Acme keys start with good."
+        app.screen.query_one("#api-key", Input).value = "good"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert asked == [("acme", "bad"), ("acme", "good")]
+        assert app.results == [SetupChoice("acme", api_key="good")]
 
 
 def test_apply_setup_keeps_the_key_out_of_settings(paths) -> None:
