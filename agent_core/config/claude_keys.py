@@ -13,8 +13,6 @@ from pathlib import Path
 
 USED = frozenset({"permissions", "env", "model", "hooks"})
 QUIET = frozenset({"$schema"})  # for editors only: not worth a notice
-# Claude Code's permission modes, each the MewCode mode of the same name.
-MODES = ("default", "acceptEdits", "plan", "bypassPermissions")
 # In Claude Code these loosen or tighten what runs, or choose credentials.
 CHANGES_WHAT_RUNS = frozenset({
     "sandbox", "disableAllHooks", "allowManagedHooksOnly", "enableAllProjectMcpServers",

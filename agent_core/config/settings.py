@@ -65,6 +65,7 @@ from agent_core.config.trust import (
     stricter_mode,
     untrusted_notice,
 )
+from agent_core.decision import Decision
 from agent_core.errors import ConfigError
 
 __all__ = [
@@ -224,11 +225,11 @@ def _apply(
 
 
 def _add_rules(
-    merged: Settings, perms: PermissionSettings, file: Path, kinds: tuple[str, ...]
+    merged: Settings, perms: PermissionSettings, file: Path, kinds: tuple[Decision, ...]
 ) -> None:
     for kind in kinds:
         for rule in getattr(perms, kind):
-            merged.rules.append(RuleEntry(rule, kind, str(file)))  # type: ignore[arg-type]
+            merged.rules.append(RuleEntry(rule, kind, str(file)))
 
 
 def _apply_stricter(merged: Settings, raw: RawSettings, file: Path) -> None:

@@ -11,7 +11,7 @@ from agent_core.errors import ConfigError
 from agent_core.modes import MODES as MODES  # re-exported by config.settings
 from agent_core.modes import Mode as Mode
 
-RULE_KINDS = ("deny", "ask", "allow")
+RULE_KINDS: tuple[Decision, ...] = ("deny", "ask", "allow")  # the order rules are checked in
 CREDENTIAL_KEYS = ("base_url", "api_key_env")  # where the key goes: user settings only
 
 
@@ -121,7 +121,7 @@ class Settings(msgspec.Struct):
     preload: bool = True  # user settings only; the `mewcode` client reads the line itself
     rules: list[RuleEntry] = []
     additional_directories: list[str] = []
-    default_mode: str = "default"
+    default_mode: Mode = "default"
     hooks: dict[str, Any] = {}
     lsp: dict[str, Any] = {}
     snapshots: dict[str, Any] = {}
