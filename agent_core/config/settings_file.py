@@ -14,13 +14,13 @@ from agent_core.config import claude_keys
 from agent_core.config.rule_syntax import names_missing_tool, rule_problem
 from agent_core.config.settings_env import env_entry_problem
 from agent_core.config.settings_model import (
+    PLAIN_KEYS,
     RULE_KINDS,
     Limits,
     PermissionSettings,
     PermissionsUnreadable,
     RawSettings,
     SandboxSettings,
-    _PlainValues,
 )
 from agent_core.config.trust import (
     TRUSTED_PROJECTS,
@@ -239,10 +239,10 @@ class _FileReader:
             raw.sandbox = msgspec.convert({**previous, **found}, SandboxSettings)
         elif key == TRUSTED_PROJECTS:
             raw.trustedProjects = self.read_strings(node, key)
-        elif key in _PlainValues.__struct_fields__:
+        elif key in PLAIN_KEYS:
             value = self.value(node)
             try:
-                msgspec.convert({key: value}, _PlainValues)
+                msgspec.convert({key: value}, RawSettings)
             except msgspec.ValidationError as exc:
                 self.drop(node, key, f"{_validation_reason(exc)} ({_described(value)})")
                 return
