@@ -17,6 +17,7 @@ import msgspec
 from agent_core.decision import Decision as Decision  # re-exported: events name it
 from agent_core.hooks.config import HookCommand
 from agent_core.mcp.model import McpServerStatus
+from agent_core.modes import Mode
 from agent_core.usage import Usage
 
 Layer = Literal["blacklist", "sandbox", "rules", "mode", "user", "hook", "session"]
@@ -156,7 +157,7 @@ class Status(_Event, tag="status"):
 
 
 class ModeChanged(_Event, tag="mode.changed"):
-    mode: str
+    mode: Mode
 
 
 class TodoUpdate(_Event, tag="todo.update"):

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agent_core.errors import MewCodeError
+from agent_core.modes import Mode, as_mode
 from mewcode_tui.cli_parser import FORMATS, build_parser, parse_args
 from mewcode_tui.piped_input import joined_prompt, keys_from_terminal, piped_stdin_fd, read_piped
 
@@ -172,7 +173,10 @@ def start_flags(args: argparse.Namespace) -> StartFlags:
 
     if args.max_turns is not None and args.max_turns < 1:
         raise MewCodeError(f"--max-turns {args.max_turns}: expected a number of rounds, 1 or more")
-    mode = args.permission_mode
+    # argparse's choices already hold the flag to MODES; this makes it a Mode once.
+    mode = (
+        None if args.permission_mode is None else as_mode(args.permission_mode, "--permission-mode")
+    )
     if args.skip_permissions:
         if mode not in (None, "bypassPermissions"):
             raise MewCodeError(
@@ -233,7 +237,7 @@ def cli_mcp_configs(values: list[str]) -> list[CliMcpConfig]:
     return [read_cli_mcp_config(v, cwd, Path.home(), os.environ) for v in values]
 
 
-def refuse_bypass(mode: str, settings: Settings) -> None:
+def refuse_bypass(mode: Mode, settings: Settings) -> None:
     """Stop before anything opens when bypassPermissions may not run here (no boundary)."""
     if mode != "bypassPermissions":
         return

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Protocol, assert_never
 
 from agent_core import events as ev
 from agent_core.call_status import call_status
+from agent_core.modes import Mode
 from mewcode_tui.answer_stream import AnswerStream
 from mewcode_tui.transcript import (
     STOP_NOTES,
@@ -40,7 +41,7 @@ class PresenterHost(Protocol):
 
     def ask_approval(self, event: ev.ApprovalRequested) -> None: ...
 
-    def mode_changed(self, mode: str) -> None: ...
+    def mode_changed(self, mode: Mode) -> None: ...
 
     def turn_clock(self, running: bool) -> None: ...
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from agent_core.config.paths import MewcodePaths
 from agent_core.config.settings import RuleEntry, Settings
 from agent_core.llm.catalog import PROVIDERS
+from agent_core.modes import Mode
 
 if TYPE_CHECKING:
     from agent_core.agent.runtime import RuntimeOptions
@@ -34,7 +35,7 @@ class StartFlags:
 
     provider: str | None = None  # --provider, or "demo" for --demo
     model: str | None = None
-    mode: str | None = None  # --permission-mode
+    mode: Mode | None = None  # --permission-mode
     rules: tuple[RuleEntry, ...] = ()  # --allowedTools / --disallowedTools
     max_turns: int | None = None  # --max-turns: model rounds per turn
     add_dirs: tuple[str, ...] = ()  # --add-dir, absolute: as permissions.additionalDirectories
@@ -54,7 +55,7 @@ class TuiOptions:
     settings: Settings
     provider_name: str | None = None
     model: str | None = None
-    mode: str = "default"
+    mode: Mode = "default"
     inline: bool = False
     resume_id: str | None = None
     continue_latest: bool = False
@@ -90,7 +91,7 @@ def runtime_options(
     provider: Provider,
     flags: StartFlags,
     *,
-    mode: str,
+    mode: Mode,
     resume_id: str | None,
     continue_latest: bool,
     env: Mapping[str, str] | None = None,

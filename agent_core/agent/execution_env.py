@@ -15,6 +15,7 @@ from agent_core.agent.approvals import PendingApprovals
 from agent_core.agent.tool_catalog import ToolCatalog
 from agent_core.hooks.outcome import HookOutcome
 from agent_core.messages import ToolResultBlock, ToolUseBlock
+from agent_core.modes import Mode
 from agent_core.tools.base import Tool, ToolContext
 
 
@@ -73,9 +74,9 @@ class ModeSwitch(Protocol):
     """The session's permission mode: read per call, switched by an approved plan."""
 
     @property
-    def mode(self) -> str: ...
+    def mode(self) -> Mode: ...
 
-    def set_mode(self, mode: str) -> None: ...
+    def set_mode(self, mode: Mode) -> None: ...
 
 
 @dataclass

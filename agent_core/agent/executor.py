@@ -16,6 +16,7 @@ from agent_core import events as ev
 from agent_core.agent.execution_env import ExecutionEnv, Verdict
 from agent_core.errors import MewCodeError
 from agent_core.messages import ToolResultBlock, ToolUseBlock
+from agent_core.modes import Mode
 from agent_core.tools.base import (
     PreviewTool,
     Tool,
@@ -377,7 +378,7 @@ class ToolExecutor:
                 )
             )
             return _error(call, "The user did not approve the plan; keep planning." + note)
-        mode = "acceptEdits" if reply.answer == "allow_session" else "default"
+        mode: Mode = "acceptEdits" if reply.answer == "allow_session" else "default"
         await env.emit(
             ev.PermissionDecision(
                 call_id=call.id,

@@ -13,6 +13,7 @@ from typing import Any
 
 from agent_core.config.paths import MewcodePaths
 from agent_core.config.settings import RuleEntry, Settings, append_rule, remove_rule
+from agent_core.modes import Mode
 from agent_core.permissions.engine import (
     PermissionPolicy,
     PermissionRequest,
@@ -29,7 +30,7 @@ class SettingsPermissionGate:
         paths: MewcodePaths,
         settings: Settings,
         cli_rules: list[RuleEntry],
-        mode: Callable[[], str],
+        mode: Callable[[], Mode],
         readable_dirs: Callable[[], list[Path]] = list,
         hooks_paths: Callable[[], list[Path]] = list,
         cwd: Path | None = None,

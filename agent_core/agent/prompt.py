@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agent_core.llm.base import SystemBlock
+from agent_core.modes import Mode
 
 if TYPE_CHECKING:
     from agent_core.sandbox.policy import SandboxPolicy
@@ -106,7 +107,7 @@ def git_summary(cwd: Path, policy: SandboxPolicy) -> str:
 
 def environment_block(
     cwd: Path,
-    mode: str,
+    mode: Mode,
     *,
     git: str,
     extras: list[str] | None = None,
@@ -131,7 +132,7 @@ def environment_block(
 
 def system_blocks(
     cwd: Path,
-    mode: str,
+    mode: Mode,
     *,
     git: str,
     extras: list[str] | None = None,

@@ -9,10 +9,11 @@ import msgspec
 from agent_core.agent.prompt import OWN_PROMPT, PromptChoice, system_blocks
 from agent_core.agent.tool_catalog import ToolCatalog
 from agent_core.context.tokens import estimate_tokens
+from agent_core.modes import Mode
 
 
 def overhead_texts(
-    cwd: Path, mode: str, catalog: ToolCatalog, choice: PromptChoice = OWN_PROMPT
+    cwd: Path, mode: Mode, catalog: ToolCatalog, choice: PromptChoice = OWN_PROMPT
 ) -> tuple[str, str]:
     """The system prompt and tool definitions as sent, for token estimates."""
     system = system_blocks(cwd, mode, git="", choice=choice)
@@ -21,7 +22,7 @@ def overhead_texts(
 
 
 def overhead_tokens(
-    cwd: Path, mode: str, catalog: ToolCatalog, choice: PromptChoice = OWN_PROMPT
+    cwd: Path, mode: Mode, catalog: ToolCatalog, choice: PromptChoice = OWN_PROMPT
 ) -> int:
     """Estimated tokens of the system prompt and tool definitions together."""
     system, tools = overhead_texts(cwd, mode, catalog, choice)

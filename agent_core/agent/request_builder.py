@@ -14,6 +14,7 @@ from agent_core.agent.prompt import OWN_PROMPT, PromptChoice, system_blocks
 from agent_core.agent.tool_catalog import ToolCatalog
 from agent_core.context.manager import ContextManager
 from agent_core.llm.base import ChatRequest, Provider
+from agent_core.modes import Mode
 from agent_core.tools.base import FileStamp
 
 RECENT_FILES = 8  # files re-read into a summary so work can go on where it was
@@ -28,7 +29,7 @@ class ModeSource(Protocol):
     """Where the current permission mode is read (it may change mid-turn: a plan approved)."""
 
     @property
-    def mode(self) -> str: ...
+    def mode(self) -> Mode: ...
 
 
 @dataclass

@@ -47,7 +47,7 @@ from agent_core.llm.pricing import model_info
 from agent_core.memory.files import MemoryReach, session_reach
 from agent_core.memory.long_term import LongTermMemory
 from agent_core.messages import Message
-from agent_core.modes import MODES
+from agent_core.modes import Mode
 from agent_core.net.web_access import WebAccess
 from agent_core.sandbox.session import (
     UNSANDBOXED_NOTICE,
@@ -94,7 +94,7 @@ class Runtime(SessionFigures):
         self.settings_problems = [*opts.settings.problems, *opts.mcp_problems]
         self.last_stats = TurnStats()
         self._task: asyncio.Task | None = None
-        self._mode_watchers: list[Callable[[str], None]] = []
+        self._mode_watchers: list[Callable[[Mode], None]] = []
         self.opened_as: Literal["new", "resumed"] = "new"  # what ``open`` found
         self.approvals = PendingApprovals()  # requests waiting for a human, by id
         from agent_core.sandbox import sandbox_status
@@ -211,7 +211,7 @@ class Runtime(SessionFigures):
         assert policy is not None, "_attach sets the policy of every session"
         return policy
 
-    def mode_refusal(self, mode: str) -> MewCodeError | None:
+    def mode_refusal(self, mode: Mode) -> MewCodeError | None:
         """Why ``mode`` may not be used here (bypass without a boundary that holds), or None."""
         return unsandboxed_bypass_error(mode, self.settings, self.sandbox)
 
@@ -337,10 +337,8 @@ class Runtime(SessionFigures):
             self.sandbox_policy.hidden,
         )
 
-    def set_mode(self, mode: str) -> None:
-        """Switch the permission mode; MewCodeError when it is unknown or refused here."""
-        if mode not in MODES:
-            raise MewCodeError(f"unknown mode {mode!r} (one of {', '.join(MODES)})")
+    def set_mode(self, mode: Mode) -> None:
+        """Switch the permission mode; MewCodeError when it is refused here."""
         if refusal := self.mode_refusal(mode):
             raise refusal
         changed, self._mode = mode != self._mode, mode
@@ -348,7 +346,7 @@ class Runtime(SessionFigures):
             for watcher in list(self._mode_watchers):
                 watcher(mode)
 
-    def watch_mode(self, callback: Callable[[str], None]) -> None:
+    def watch_mode(self, callback: Callable[[Mode], None]) -> None:
         """Call ``callback`` with the new mode on every change, whoever made it."""
         self._mode_watchers.append(callback)
 

@@ -11,6 +11,7 @@ from agent_core.agent.prompt import PromptChoice
 from agent_core.config.paths import MewcodePaths
 from agent_core.config.settings import RuleEntry, Settings
 from agent_core.llm.base import Provider
+from agent_core.modes import Mode
 
 if TYPE_CHECKING:
     from agent_core.mcp.servers_api import McpServers
@@ -23,7 +24,7 @@ class RuntimeOptions:
     paths: MewcodePaths
     settings: Settings
     provider: Provider
-    mode: str = "default"
+    mode: Mode = "default"
     resume_id: str | None = None
     continue_latest: bool = False
     cli_rules: list[RuleEntry] = field(default_factory=list)

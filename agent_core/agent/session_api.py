@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from agent_core.modes import Mode
+
 if TYPE_CHECKING:
     from agent_core import events as ev
     from agent_core.agent.loop import TurnStats
@@ -42,7 +44,7 @@ class RuntimeSession(Protocol):
     def cwd(self) -> Path: ...
 
     @property
-    def mode(self) -> str: ...
+    def mode(self) -> Mode: ...
 
     @property
     def provider(self) -> Provider: ...
@@ -139,11 +141,11 @@ class RuntimeSession(Protocol):
 
     # --- mode, model, rules -----------------------------------------------------------
 
-    def mode_refusal(self, mode: str) -> MewCodeError | None:
+    def mode_refusal(self, mode: Mode) -> MewCodeError | None:
         """Why ``mode`` may not be used here, or None."""
         ...
 
-    def set_mode(self, mode: str) -> None:
+    def set_mode(self, mode: Mode) -> None:
         """Switch the permission mode; raises MewCodeError when it is refused."""
         ...
 

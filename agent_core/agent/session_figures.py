@@ -18,6 +18,7 @@ from agent_core.context.manager import ContextManager
 from agent_core.llm.base import Provider
 from agent_core.llm.pricing import model_info
 from agent_core.messages import Message
+from agent_core.modes import Mode
 from agent_core.session.store import SessionStore
 from agent_core.usage import Usage
 
@@ -31,13 +32,13 @@ class SessionFigures:
     conversation: Conversation
     meter: UsageMeter
     context: ContextManager
-    _mode: str
+    _mode: Mode
     _provider: Provider
     _task: asyncio.Task | None
     prompt_choice: PromptChoice
 
     @property
-    def mode(self) -> str:
+    def mode(self) -> Mode:
         return self._mode
 
     @property

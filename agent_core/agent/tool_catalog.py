@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from agent_core.llm.base import ToolSpec
+from agent_core.modes import Mode
 from agent_core.tools.base import Tool
 from agent_core.tools.registry import ToolRegistry
 
@@ -55,16 +56,16 @@ class ToolCatalog:
     def names(self) -> list[str]:
         return self.registry.names()
 
-    def offered(self, mode: str) -> list[Tool]:
+    def offered(self, mode: Mode) -> list[Tool]:
         """The tools the model is offered in ``mode`` (registration order: stable for caching)."""
         if mode == PLAN:
             return self.registry.tools(lambda t: t.plan_mode in ("offered", "only"))
         return self.registry.tools(lambda t: t.plan_mode != "only")
 
-    def offered_names(self, mode: str) -> list[str]:
+    def offered_names(self, mode: Mode) -> list[str]:
         return [t.name for t in self.offered(mode)]
 
-    def specs(self, mode: str) -> list[ToolSpec]:
+    def specs(self, mode: Mode) -> list[ToolSpec]:
         """The definitions sent to the model in ``mode``."""
         offered = {t.name for t in self.offered(mode)}
         return self.registry.specs(lambda t: t.name in offered)

@@ -1,6 +1,7 @@
 """What MewCode makes of the keys in Claude Code's settings.json files.
 
-Read: ``permissions`` (allow, deny, ask, additionalDirectories, defaultMode), ``env``,
+Read: the keys ``RawSettings`` declares with ``claude=True`` (settings_model.py):
+``permissions`` (allow, deny, ask, additionalDirectories, defaultMode), ``env``,
 ``model`` and ``hooks``. Every other key is listed in one notice line per file,
 never fatal; those that change what may run or be read in Claude Code are named
 as such, so a stricter setting is never dropped without a word. Nothing deciding
@@ -11,10 +12,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-USED = frozenset({"permissions", "env", "model", "hooks"})
+from agent_core.config.settings_model import SETTINGS_KEYS
+
+USED = frozenset(name for name, key in SETTINGS_KEYS.items() if key.claude)
 QUIET = frozenset({"$schema"})  # for editors only: not worth a notice
-# Claude Code's permission modes, each the MewCode mode of the same name.
-MODES = ("default", "acceptEdits", "plan", "bypassPermissions")
 # In Claude Code these loosen or tighten what runs, or choose credentials.
 CHANGES_WHAT_RUNS = frozenset({
     "sandbox", "disableAllHooks", "allowManagedHooksOnly", "enableAllProjectMcpServers",

@@ -48,6 +48,7 @@ from agent_core.config.settings_model import (
     CREDENTIAL_KEYS,
     MODES,
     RULE_KINDS,
+    SETTINGS_KEYS,
     Limits,
     Mode,
     PermissionSettings,
@@ -59,12 +60,12 @@ from agent_core.config.settings_model import (
     SkippedSettings,
 )
 from agent_core.config.trust import (
-    TRUSTED_PROJECTS,
     credentials_notice,
     is_trusted,
     stricter_mode,
     untrusted_notice,
 )
+from agent_core.decision import Decision
 from agent_core.errors import ConfigError
 
 __all__ = [
@@ -190,25 +191,21 @@ def _load(file: Path, merged: Settings) -> RawSettings | None:
 def _apply(
     merged: Settings, raw: RawSettings, file: Path, limits: dict[str, Any], *, project: bool = False
 ) -> None:
-    """Everything the file sets (credentials' destination only from the user's file)."""
-    for name in ("provider", "model", "theme", *(() if project else CREDENTIAL_KEYS)):
+    """Everything the file sets (what only the user's files set, from theirs alone)."""
+    for name, key in SETTINGS_KEYS.items():
         value = getattr(raw, name)
-        if value is not None:
-            setattr(merged, name, value)
-    if raw.keys and not project:
-        merged.keys = dict(raw.keys)
-    if raw.preload is not None and not project:
-        merged.preload = raw.preload
+        if key.merge == "own" or value is None or (project and key.who != "anyone"):
+            continue
+        if key.merge == "update":
+            getattr(merged, name).update(value)
+        else:
+            setattr(merged, name, dict(value) if isinstance(value, dict) else value)
     if raw.permissions:
         perms = raw.permissions
         _add_rules(merged, perms, file, RULE_KINDS)
         merged.additional_directories.extend(perms.additionalDirectories)
         if perms.defaultMode:
             merged.default_mode = perms.defaultMode
-    for name in ("hooks", "lsp", "snapshots"):
-        value = getattr(raw, name)
-        if value:
-            getattr(merged, name).update(value)
     if raw.env:
         env = _env(raw.env, file, merged.problems, project)
         merged.env.update(env)
@@ -224,11 +221,11 @@ def _apply(
 
 
 def _add_rules(
-    merged: Settings, perms: PermissionSettings, file: Path, kinds: tuple[str, ...]
+    merged: Settings, perms: PermissionSettings, file: Path, kinds: tuple[Decision, ...]
 ) -> None:
     for kind in kinds:
         for rule in getattr(perms, kind):
-            merged.rules.append(RuleEntry(rule, kind, str(file)))  # type: ignore[arg-type]
+            merged.rules.append(RuleEntry(rule, kind, str(file)))
 
 
 def _apply_stricter(merged: Settings, raw: RawSettings, file: Path) -> None:
@@ -249,8 +246,8 @@ def _apply_stricter(merged: Settings, raw: RawSettings, file: Path) -> None:
                 merged.default_mode = stricter
             else:
                 skipped.append(f"permissions.defaultMode ({perms.defaultMode})")
-    for name in ("provider", "model", "theme", "env", "hooks", "lsp", "snapshots", "limits"):
-        if getattr(raw, name):
+    for name, key in SETTINGS_KEYS.items():
+        if key.who == "anyone" and key.untrusted == "waits" and getattr(raw, name):
             skipped.append(name)
     if raw.sandbox:
         _merge_sandbox(merged, raw.sandbox, file, False)
@@ -277,14 +274,9 @@ def _report_ignored(merged: Settings, raw: RawSettings, file: Path, user_file: P
     credentials = [name for name in CREDENTIAL_KEYS if getattr(raw, name) is not None]
     if credentials:
         merged.problems.append(credentials_notice(file, credentials, user_file))
-    if raw.keys is not None:
-        merged.problems.append(f"{file}: keys ignored: only {user_file} remaps keys")
-    if raw.preload is not None:
-        merged.problems.append(f"{file}: preload ignored: only {user_file} turns warm start off")
-    if raw.trustedProjects is not None:
-        merged.problems.append(
-            f"{file}: {TRUSTED_PROJECTS} ignored: only {user_file} records which projects you trust"
-        )
+    for name, key in SETTINGS_KEYS.items():
+        if key.who == "user" and getattr(raw, name) is not None:
+            merged.problems.append(f"{file}: {name} ignored: only {user_file} {key.only_user_does}")
 
 
 def _merge_sandbox(merged: Settings, raw: SandboxSettings, file: Path, user: bool) -> None:

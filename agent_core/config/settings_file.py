@@ -14,20 +14,20 @@ from agent_core.config import claude_keys
 from agent_core.config.rule_syntax import names_missing_tool, rule_problem
 from agent_core.config.settings_env import env_entry_problem
 from agent_core.config.settings_model import (
+    PLAIN_KEYS,
     RULE_KINDS,
     Limits,
     PermissionSettings,
     PermissionsUnreadable,
     RawSettings,
     SandboxSettings,
-    _PlainValues,
 )
 from agent_core.config.trust import (
     TRUSTED_PROJECTS,
     stricter_mode,
 )
 from agent_core.errors import ConfigError
-from agent_core.modes import MODES
+from agent_core.modes import MODES, mode_named
 
 # --- reading one file ------------------------------------------------------------------
 
@@ -239,10 +239,10 @@ class _FileReader:
             raw.sandbox = msgspec.convert({**previous, **found}, SandboxSettings)
         elif key == TRUSTED_PROJECTS:
             raw.trustedProjects = self.read_strings(node, key)
-        elif key in _PlainValues.__struct_fields__:
+        elif key in PLAIN_KEYS:
             value = self.value(node)
             try:
-                msgspec.convert({key: value}, _PlainValues)
+                msgspec.convert({key: value}, RawSettings)
             except msgspec.ValidationError as exc:
                 self.drop(node, key, f"{_validation_reason(exc)} ({_described(value)})")
                 return
@@ -351,17 +351,18 @@ class _FileReader:
             elif name == "additionalDirectories":
                 perms.additionalDirectories.extend(self.read_strings(sub, where))
             elif name == "defaultMode":
-                mode = self.value(sub)
-                if mode is None:
+                value = self.value(sub)
+                if value is None:
                     continue
-                if mode not in MODES:
+                mode = mode_named(value)
+                if mode is None:
                     modes = ", ".join(MODES)
-                    note = claude_keys.MODE_NOTES.get(mode) if isinstance(mode, str) else None
-                    reason = f"{_described(mode)} is not a mode ({modes})"
+                    note = claude_keys.MODE_NOTES.get(value) if isinstance(value, str) else None
+                    reason = f"{_described(value)} is not a mode ({modes})"
                     raise self.stop(sub, where, f"{reason}: {note}" if note else reason)
                 # Set twice in one file: the stricter counts.
                 old = perms.defaultMode
-                perms.defaultMode = stricter_mode(old, mode) if old else mode  # type: ignore
+                perms.defaultMode = stricter_mode(old, mode) if old else mode
             elif self.claude and name in claude_keys.KNOWN_PERMISSION_KEYS:
                 self.unused.append(where)
             else:

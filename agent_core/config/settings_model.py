@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal, get_type_hints
 
 import msgspec
 
@@ -11,8 +11,7 @@ from agent_core.errors import ConfigError
 from agent_core.modes import MODES as MODES  # re-exported by config.settings
 from agent_core.modes import Mode as Mode
 
-RULE_KINDS = ("deny", "ask", "allow")
-CREDENTIAL_KEYS = ("base_url", "api_key_env")  # where the key goes: user settings only
+RULE_KINDS: tuple[Decision, ...] = ("deny", "ask", "allow")  # the order rules are checked in
 
 
 class PermissionsUnreadable(ConfigError):
@@ -58,40 +57,106 @@ class SandboxSettings(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=
     allowUnixSockets: list[str] | None = None  # user settings only; entries checked one by one
 
 
-class _PlainValues(msgspec.Struct, forbid_unknown_fields=True):
-    """The types of the top-level keys checked as a whole (one entry each)."""
+class SettingsKey(msgspec.Struct, frozen=True):
+    """How one top-level settings key is read, merged and trusted (see ``RawSettings``)."""
 
-    provider: str | None = None
-    model: str | None = None
-    base_url: str | None = None
-    api_key_env: str | None = None
-    theme: str | None = None
-    keys: dict[str, Any] | None = None
-    hooks: dict[str, Any] | None = None
-    lsp: dict[str, Any] | None = None
-    snapshots: dict[str, Any] | None = None
-    preload: bool | None = None
+    # "set": a later file's value replaces; "update": a mapping merged name by name; "own":
+    # a section with its own reader (settings_file.py) and merge (settings.py).
+    merge: Literal["set", "update", "own"] = "set"
+    # "anyone": any file; "user": the user's own files only, and a project's value is named in
+    # a notice ending "only <user file> <only_user_does>"; "credentials": where the API key goes.
+    who: Literal["anyone", "user", "credentials"] = "anyone"
+    only_user_does: str = ""
+    # An untrusted project's value: "waits" for trust (named in the notice); "own": its
+    # stricter part applies at once (settings.py's _apply_stricter says which).
+    untrusted: Literal["waits", "own"] = "waits"
+    claude: bool = False  # read from Claude Code's settings.json files too (claude_keys.py)
+    merged_as: tuple[str, ...] = ()  # the merged ``Settings`` fields it feeds; () is its own name
+
+
+_CREDENTIALS = SettingsKey(who="credentials")
 
 
 class RawSettings(msgspec.Struct, omit_defaults=True):
-    """One settings file as written, less the entries that were invalid."""
+    """One settings file as written, less the entries that were invalid.
 
-    provider: str | None = None
-    model: str | None = None
-    base_url: str | None = None
-    api_key_env: str | None = None
-    theme: str | None = None
-    keys: dict[str, Any] | None = None  # binding id -> keys; honoured in the user's file only
-    permissions: PermissionSettings | None = None
-    hooks: dict[str, Any] | None = None
-    lsp: dict[str, Any] | None = None
-    snapshots: dict[str, Any] | None = None
-    preload: bool | None = None  # honoured in the user's file only
-    limits: dict[str, Any] | None = None
-    sandbox: SandboxSettings | None = None
-    env: dict[str, str] | None = None  # for tool commands and hooks, never MewCode's own
-    trustedProjects: list[str] | None = None  # honoured in the user's file only
+    Each top-level key is declared here once, with its ``SettingsKey``: the reader, the
+    merge, the trust rules and the Claude Code reading all follow from it
+    (docs/architecture.md#a-setting).
+    """
+
+    provider: Annotated[str | None, SettingsKey()] = None
+    model: Annotated[str | None, SettingsKey(claude=True)] = None
+    base_url: Annotated[str | None, _CREDENTIALS] = None
+    api_key_env: Annotated[str | None, _CREDENTIALS] = None
+    theme: Annotated[str | None, SettingsKey()] = None
+    # binding id -> keys
+    keys: Annotated[
+        dict[str, Any] | None, SettingsKey(who="user", only_user_does="remaps keys")
+    ] = None
+    permissions: Annotated[
+        PermissionSettings | None,
+        SettingsKey(
+            merge="own",
+            untrusted="own",
+            claude=True,
+            merged_as=("rules", "additional_directories", "default_mode"),
+        ),
+    ] = None
+    # for tool commands and hooks, never MewCode's own
+    env: Annotated[
+        dict[str, str] | None, SettingsKey(merge="own", claude=True, merged_as=("env", "hook_env"))
+    ] = None
+    hooks: Annotated[dict[str, Any] | None, SettingsKey(merge="update", claude=True)] = None
+    lsp: Annotated[dict[str, Any] | None, SettingsKey(merge="update")] = None
+    snapshots: Annotated[dict[str, Any] | None, SettingsKey(merge="update")] = None
+    preload: Annotated[
+        bool | None, SettingsKey(who="user", only_user_does="turns warm start off")
+    ] = None
+    limits: Annotated[dict[str, Any] | None, SettingsKey(merge="own")] = None
+    sandbox: Annotated[
+        SandboxSettings | None,
+        SettingsKey(
+            merge="own",
+            untrusted="own",
+            merged_as=(
+                "sandbox_network",
+                "allow_unsandboxed",
+                "hidden_paths",
+                "allow_unix_sockets",
+            ),
+        ),
+    ] = None
+    trustedProjects: Annotated[
+        list[str] | None,
+        SettingsKey(
+            merge="own",
+            who="user",
+            only_user_does="records which projects you trust",
+            merged_as=("project_trusted",),
+        ),
+    ] = None
     problems: list[str] = []  # one line per dropped entry: file, line, reason
+
+
+def _declared_keys() -> dict[str, SettingsKey]:
+    hints = get_type_hints(RawSettings, include_extras=True)
+    keys = {}
+    for name in RawSettings.__struct_fields__:
+        found = [a for a in getattr(hints[name], "__metadata__", ()) if isinstance(a, SettingsKey)]
+        if found:
+            rule = found[0]
+            keys[name] = (
+                rule if rule.merged_as else msgspec.structs.replace(rule, merged_as=(name,))
+            )
+    return keys
+
+
+# Every top-level key of a settings file, in file-model order, with how it is handled.
+SETTINGS_KEYS: dict[str, SettingsKey] = _declared_keys()
+# Keys whose value is checked as a whole against its type in RawSettings.
+PLAIN_KEYS = frozenset(name for name, key in SETTINGS_KEYS.items() if key.merge != "own")
+CREDENTIAL_KEYS = tuple(n for n, k in SETTINGS_KEYS.items() if k.who == "credentials")
 
 
 class RuleEntry(msgspec.Struct, frozen=True):
@@ -121,7 +186,7 @@ class Settings(msgspec.Struct):
     preload: bool = True  # user settings only; the `mewcode` client reads the line itself
     rules: list[RuleEntry] = []
     additional_directories: list[str] = []
-    default_mode: str = "default"
+    default_mode: Mode = "default"
     hooks: dict[str, Any] = {}
     lsp: dict[str, Any] = {}
     snapshots: dict[str, Any] = {}

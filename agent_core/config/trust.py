@@ -26,15 +26,15 @@ from pathlib import Path
 
 from agent_core.config.paths import MewcodePaths
 from agent_core.errors import ConfigError
-from agent_core.modes import MODE_STRICTNESS
+from agent_core.modes import MODE_STRICTNESS, Mode
 
 TRUSTED_PROJECTS = "trustedProjects"  # the user settings key
 
 
-def stricter_mode(current: str, proposed: str) -> str:
+def stricter_mode(current: Mode, proposed: Mode) -> Mode:
     """The stricter of two permission modes (an unknown mode counts as the strictest)."""
 
-    def rank(mode: str) -> int:
+    def rank(mode: Mode) -> int:
         return MODE_STRICTNESS.index(mode) if mode in MODE_STRICTNESS else -1
 
     return proposed if rank(proposed) < rank(current) else current

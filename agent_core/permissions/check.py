@@ -11,7 +11,7 @@ from agent_core.config.paths import MewcodePaths
 from agent_core.config.settings import RuleEntry, Settings
 from agent_core.errors import MewCodeError
 from agent_core.mcp.names import parse as parse_mcp_name
-from agent_core.modes import MODES
+from agent_core.modes import Mode, as_mode
 from agent_core.permissions.engine import PermissionPolicy, PermissionRequest, decide
 from agent_core.tool_table import BUILTIN_TOOLS
 from agent_core.tools.builtin import builtin_tool_class
@@ -34,15 +34,13 @@ def tool_profile(tool: str, read_only_tools: Iterable[str] = ()) -> tuple[str, b
 def policy_from_settings(
     paths: MewcodePaths,
     settings: Settings,
-    mode: str | None = None,
+    mode: Mode | None = None,
     home: Path | None = None,
     extra_rules: Iterable[RuleEntry] = (),
     cwd: Path | None = None,
 ) -> PermissionPolicy:
     """The policy for a project: settings rules plus session/CLI rules, and the mode."""
-    chosen = mode or settings.default_mode or "default"
-    if chosen not in MODES:
-        raise MewCodeError(f"unknown permission mode: {chosen} (one of {', '.join(MODES)})")
+    chosen = mode or settings.default_mode
     return PermissionPolicy(
         project_root=paths.project,
         additional_dirs=[Path(d) for d in settings.additional_directories],
@@ -57,7 +55,7 @@ def policy_from_settings(
 def check_json(
     tool: str,
     input_json: str,
-    mode: str | None,
+    mode: Mode | None,
     paths: MewcodePaths,
     settings: Settings,
     read_only_tools: Iterable[str] = (),
@@ -96,21 +94,22 @@ def run_check(
 ) -> tuple[int, str]:
     """CLI entry: (0, verdict JSON) or (2, one-line error for stderr)."""
     positional: list[str] = []
-    mode: str | None = None
+    mode_text: str | None = None
     args = list(argv)
     while args:
         arg = args.pop(0)
         if arg == "--mode":
             if not args:
                 return 2, f"error: --mode needs a value\n{USAGE}"
-            mode = args.pop(0)
+            mode_text = args.pop(0)
         elif arg.startswith("--mode="):
-            mode = arg.split("=", 1)[1]
+            mode_text = arg.split("=", 1)[1]
         else:
             positional.append(arg)
     if len(positional) != 2:
         return 2, f"error: expected TOOL and JSON INPUT\n{USAGE}"
     try:
+        mode = None if mode_text is None else as_mode(mode_text, "--mode")
         result = check_json(
             positional[0], positional[1], mode, paths, settings, read_only_tools, home, cwd
         )

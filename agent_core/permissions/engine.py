@@ -14,6 +14,7 @@ import msgspec
 
 from agent_core.config.settings import RuleEntry
 from agent_core.decision import Decision
+from agent_core.modes import Mode
 from agent_core.permissions.actions import Action, Scope, bash_actions, tool_actions
 from agent_core.permissions.blacklist import check_blacklist, unknown_reach
 from agent_core.permissions.modes import mode_decision, protected_write
@@ -42,7 +43,7 @@ class PermissionPolicy(msgspec.Struct):
     project_root: Path
     additional_dirs: list[Path]
     rules: list[RuleEntry]  # settings rules plus session and CLI rules
-    mode: str  # default | acceptEdits | plan | bypassPermissions
+    mode: Mode  # default | acceptEdits | plan | bypassPermissions
     home: Path  # for ~ expansion
     read_dirs: list[Path] = []  # readable, never writable: the session's own tool-results/
     # More directories whose writes ask in every mode (git's core.hooksPath).

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from agent_core.modes import Mode
 from agent_core.permissions.actions import Action
 from agent_core.permissions.families import edit_family
 from agent_core.permissions.paths import protected_name
@@ -26,7 +27,7 @@ def protected_write(action: Action, extra: Sequence[Path] = ()) -> str | None:
     return None
 
 
-def _needs_approval(action: Action, mode: str) -> bool:
+def _needs_approval(action: Action, mode: Mode) -> bool:
     if action.asks:
         return True
     if action.read_only and not action.unknown_paths:
@@ -38,7 +39,7 @@ def _needs_approval(action: Action, mode: str) -> bool:
 
 def mode_decision(
     actions: list[Action],
-    mode: str,
+    mode: Mode,
     uncertain: list[str],
     risky: Sequence[str] = (),
     protected: Sequence[Path] = (),

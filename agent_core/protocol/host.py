@@ -24,7 +24,7 @@ from agent_core.errors import ChannelClosed, MewCodeError
 from agent_core.hooks.remote import RemoteHook, RemoteHookFailed
 from agent_core.llm.pricing import model_info
 from agent_core.mcp.model import McpServerStatus
-from agent_core.modes import MODES, Mode
+from agent_core.modes import Mode
 from agent_core.protocol import ops, queries
 from agent_core.protocol.session import AgentSession, SessionEvent, SessionSnapshot, TurnFigures
 from agent_core.usage import Usage
@@ -130,11 +130,10 @@ class SessionHost:
     def snapshot(self) -> SessionSnapshot:
         rt = self.runtime
         stats = rt.last_stats
-        mode: Mode = next((m for m in MODES if m == rt.mode), "default")
         return SessionSnapshot(
             session_id=rt.session_id,
             cwd=str(rt.cwd),
-            mode=mode,
+            mode=rt.mode,
             model=rt.provider.model,
             provider=rt.provider.name,
             usage=rt.usage,
@@ -206,7 +205,7 @@ class SessionHost:
 
     # --- news from the runtime ------------------------------------------------------
 
-    def _mode_changed(self, mode: str) -> None:
+    def _mode_changed(self, mode: Mode) -> None:
         if mode != self._told_mode:
             self._told_mode = mode
             self._post(ev.ModeChanged(mode=mode))

@@ -11,6 +11,7 @@ import msgspec
 from agent_core.config.paths import MewcodePaths
 from agent_core.config.settings import RuleEntry, Settings
 from agent_core.errors import MewCodeError
+from agent_core.modes import Mode
 from agent_core.sandbox.denied_reads import denied_read_paths
 from agent_core.sandbox.git_dirs import gitdir_pointer, nested_git_dirs, repo_config_facts
 from agent_core.sandbox.policy import (
@@ -118,7 +119,7 @@ def _make_protectable(project: Path) -> None:
 
 
 def unsandboxed_bypass_error(
-    mode: str, settings: Settings, sandbox: SandboxStatus
+    mode: Mode, settings: Settings, sandbox: SandboxStatus
 ) -> MewCodeError | None:
     """Why bypassPermissions may not start here, or None when it may.
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from agent_core.custom_commands import parse_invocation
+from agent_core.modes import Mode
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -71,7 +72,7 @@ class CommandHost(Protocol):
     async def send_prompt(self, prompt: str, shown: str | None = None) -> None:
         """Start a turn with ``prompt``; ``shown`` is what the chat displays instead."""
 
-    def set_mode(self, mode: str) -> bool: ...
+    def set_mode(self, mode: Mode) -> bool: ...
 
     async def clear_conversation(self) -> None: ...
 

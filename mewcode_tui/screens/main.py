@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Footer
 
 from agent_core.errors import MewCodeError
-from agent_core.modes import MODE_CYCLE
+from agent_core.modes import MODE_CYCLE, Mode
 from mewcode_tui.screens.session_opening import RuntimeOpener, SessionOpeningScreen
 from mewcode_tui.transcript import Transcript, UserEntry
 from mewcode_tui.widgets.chat_log import ChatLog
@@ -173,7 +173,7 @@ class MainScreen(SessionOpeningScreen):
             prompt = self.pending.pop(0)
             self.run_worker(self.send_prompt(prompt), group="send")
 
-    def set_mode(self, mode: str) -> bool:
+    def set_mode(self, mode: Mode) -> bool:
         """Switch mode; False (and an error notice) when the mode is refused here."""
         if self.runtime is not None:
             try:
@@ -185,7 +185,7 @@ class MainScreen(SessionOpeningScreen):
         self.status.mode = mode
         return True
 
-    def mode_changed(self, mode: str) -> None:
+    def mode_changed(self, mode: Mode) -> None:
         self.mode = mode
         self.status.mode = mode
 

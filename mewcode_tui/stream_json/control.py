@@ -12,7 +12,7 @@ import msgspec
 
 from agent_core.hooks.config import HOOK_EVENTS
 from agent_core.hooks.remote import RemoteHook
-from agent_core.modes import MODES
+from agent_core.modes import MODES, mode_named
 from agent_core.protocol import ops
 from agent_core.protocol.session import SessionSnapshot
 from mewcode_tui.headless import MCP_STATUSES
@@ -54,9 +54,11 @@ def plan_control(request: ControlRequest, snap: SessionSnapshot, *, running: boo
             # Nothing running is not an error: the turn the app meant has ended already.
             return Submit(ops.Interrupt()) if running else Answer({})
         case "set_permission_mode":
-            mode = body.get("mode")
-            if mode not in MODES:
-                return Fail(f"set_permission_mode: unknown mode {mode!r} ({', '.join(MODES)})")
+            mode = mode_named(body.get("mode"))
+            if mode is None:
+                return Fail(
+                    f"set_permission_mode: unknown mode {body.get('mode')!r} ({', '.join(MODES)})"
+                )
             return Submit(ops.SetMode(mode=mode))
         case "set_model":
             model = body.get("model")

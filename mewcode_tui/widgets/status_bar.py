@@ -16,6 +16,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from agent_core.modes import Mode
 from agent_core.protocol.views import McpServerStatus
 from agent_core.terminal_text import visible_text
 from mewcode_tui.theme_styles import semantic_style
@@ -68,7 +69,7 @@ class ShownSession(Protocol):
     def provider(self) -> _Named: ...
 
     @property
-    def mode(self) -> str: ...
+    def mode(self) -> Mode: ...
 
     @property
     def context_tokens(self) -> int: ...
@@ -135,7 +136,7 @@ class StatusBar(Widget):
     }
     """
 
-    mode: reactive[str] = reactive("default")
+    mode: reactive[Mode] = reactive("default")
     mcp_servers: reactive[int] = reactive(0)  # configured and allowed to start
     mcp_connected: reactive[int] = reactive(0)
     mcp_failed: reactive[int] = reactive(0)

@@ -23,6 +23,7 @@ from agent_core.errors import MewCodeError
 from agent_core.llm.base import ChatRequest, Provider, StreamEvent
 from agent_core.mcp.model import McpServerStatus
 from agent_core.messages import Message
+from agent_core.modes import Mode
 from agent_core.sandbox.policy import sandbox_policy
 from agent_core.sandbox.session import unsandboxed_bypass_error
 from agent_core.sandbox.status import SandboxStatus
@@ -55,7 +56,7 @@ class FakeRuntime:
         self.scripts = list(scripts or [])
         self.session_id = "fake-session"
         self.session_path = cwd / "fake-session.jsonl"
-        self.mode = "default"
+        self.mode: Mode = "default"
         self.provider: Provider = FakeProvider()
         self.history: list[Message] = list(history or [])
         self.usage = Usage()
@@ -82,7 +83,7 @@ class FakeRuntime:
         self.mcp_started = 0
         self.mcp_reconnects: list[str] = []
         self._mcp_watchers: list[Callable[[], None]] = []
-        self._mode_watchers: list[Callable[[str], None]] = []
+        self._mode_watchers: list[Callable[[Mode], None]] = []
         self.opened_as = "new"
 
     @property
@@ -117,17 +118,17 @@ class FakeRuntime:
         for callback in self._mcp_watchers:
             callback()
 
-    def mode_refusal(self, mode: str) -> MewCodeError | None:
+    def mode_refusal(self, mode: Mode) -> MewCodeError | None:
         return unsandboxed_bypass_error(mode, Settings(), self.sandbox)
 
-    def set_mode(self, mode: str) -> None:
+    def set_mode(self, mode: Mode) -> None:
         if refusal := self.mode_refusal(mode):
             raise refusal
         self.mode = mode
         for watcher in self._mode_watchers:
             watcher(mode)
 
-    def watch_mode(self, callback: Callable[[str], None]) -> None:
+    def watch_mode(self, callback: Callable[[Mode], None]) -> None:
         self._mode_watchers.append(callback)
 
     async def switch_model(self, model: str, provider: str | None = None) -> None:
