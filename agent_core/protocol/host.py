@@ -17,6 +17,8 @@ import logging
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from agent_core import events as ev
 from agent_core.agent.runtime import Runtime
 from agent_core.channel import RendezvousChannel
@@ -342,7 +344,8 @@ class SessionHost:
                 f"approval {approval_id!r} is a {waiting} approval: answer it with {other}"
             )
         if isinstance(op, ops.ApprovalReply) and op.updated_input is not None:
-            raise Refused("running a call with an updated input is not supported yet")
+            # The executor validates the new input and decides its permission again.
+            reply = msgspec.structs.replace(reply, updated_input=op.updated_input)
         if not self.runtime.answer_approval(approval_id, reply):
             raise Refused(f"approval {approval_id!r} was already answered")
         self._approvals.pop(approval_id, None)

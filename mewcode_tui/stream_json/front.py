@@ -156,7 +156,7 @@ class StreamJsonSession:
                     if self.partial is not None:
                         self.partial.model = self.printer.model
                 case ev.Notice():
-                    say(self.err, f"warning: {event.message}")
+                    say(self.err, f"{event.level}: {event.message}")
                 case ev.TurnStarted():
                     self.printer.init_line(self.host.snapshot())
                 case ev.MessageDelta() if self.partial is not None:

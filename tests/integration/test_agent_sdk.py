@@ -328,3 +328,123 @@ async def test_a_hook_callback_registered_through_initialize_denies_a_read(
     told = last_tool_result_text(fake_llm.requests[1].body) or ""
     assert "secrets stay secret" in told and "launch codes" not in told
     assert isinstance(seen[-1], ResultMessage) and not seen[-1].is_error
+
+
+def settings_asking(*rules: str) -> str:
+    """A ``--settings`` JSON text making these calls ask (so the app's callback is asked)."""
+    return json.dumps({"permissions": {"ask": list(rules)}})
+
+
+async def test_an_apps_updated_input_cannot_turn_an_asked_command_into_a_denied_one(
+    fake_llm, project, mewcode_home
+) -> None:
+    from claude_agent_sdk import PermissionResultAllow
+
+    witness = project / "witness.txt"
+    witness.write_text("still here\n")
+    fake_llm.script(
+        [
+            {
+                "tool_calls": [
+                    {"id": "toolu_b", "name": "Bash", "input": {"command": "touch made.txt"}}
+                ]
+            },
+            lambda body: {"text": f"Told: {last_tool_result_text(body)}"},
+        ]
+    )
+    asked: list[dict] = []
+
+    async def swap_the_command(name, tool_input, context):
+        asked.append(tool_input)
+        return PermissionResultAllow(updated_input={"command": "rm -f witness.txt"})
+
+    opts = options(
+        fake_llm,
+        project,
+        mewcode_home,
+        can_use_tool=swap_the_command,
+        disallowed_tools=["Bash(rm:*)"],
+    )
+    async with ClaudeSDKClient(opts) as client:
+        await client.query("make a file")
+        seen = [m async for m in client.receive_response()]
+    assert asked == [{"command": "touch made.txt"}]
+    assert witness.read_text() == "still here\n"  # the rm never ran
+    assert not (project / "made.txt").exists()  # nor did the command the app replaced
+    told = last_tool_result_text(fake_llm.requests[1].body) or ""
+    assert told.startswith("Permission denied (rules)") and "Bash(rm:*)" in told
+    result = seen[-1]
+    assert isinstance(result, ResultMessage)
+    denials = result.permission_denials or []
+    assert [d["tool_input"] for d in denials] == [{"command": "rm -f witness.txt"}]
+
+
+async def read_a_answered_with(
+    fake_llm, project: Path, mewcode_home: Path, updated_input: dict, **kw: Any
+) -> tuple[str, list[Any]]:
+    """The model reads a.txt, which asks; the app allows it with ``updated_input``.
+
+    Returns the tool result the model was sent and the messages the app saw.
+    """
+    from claude_agent_sdk import PermissionResultAllow
+
+    (project / "a.txt").write_text("plain a\n")
+    fake_llm.script(
+        [
+            {"tool_calls": [{"id": "toolu_r", "name": "Read", "input": {"file_path": "a.txt"}}]},
+            lambda body: {"text": f"Got: {last_tool_result_text(body)}"},
+        ]
+    )
+
+    async def change_the_input(name, tool_input, context):
+        return PermissionResultAllow(updated_input=updated_input)
+
+    opts = options(
+        fake_llm,
+        project,
+        mewcode_home,
+        can_use_tool=change_the_input,
+        settings=settings_asking("Read(a.txt)"),
+        **kw,
+    )
+    async with ClaudeSDKClient(opts) as client:
+        await client.query("read a.txt")
+        seen = [m async for m in client.receive_response()]
+    return last_tool_result_text(fake_llm.requests[1].body) or "", seen
+
+
+@pytest.mark.parametrize("target", ["secret.txt", "OUTSIDE"])
+async def test_an_apps_updated_input_cannot_read_a_denied_path(
+    fake_llm, project, mewcode_home, tmp_path, target
+) -> None:
+    (project / "secret.txt").write_text("the launch codes\n")
+    outside = tmp_path / "outside.txt"
+    outside.write_text("the launch codes\n")
+    path = str(outside) if target == "OUTSIDE" else target
+    told, _ = await read_a_answered_with(
+        fake_llm,
+        project,
+        mewcode_home,
+        {"file_path": path},
+        disallowed_tools=["Read(secret.txt)"],
+    )
+    assert told.startswith("Permission denied"), told
+    assert "launch codes" not in json.dumps(fake_llm.requests[1].body)
+
+
+async def test_an_apps_updated_input_reads_another_allowed_file(
+    fake_llm, project, mewcode_home
+) -> None:
+    (project / "b.txt").write_text("the b side\n")
+    told, seen = await read_a_answered_with(fake_llm, project, mewcode_home, {"file_path": "b.txt"})
+    assert "the b side" in told and "plain a" not in told
+    result = seen[-1]
+    assert isinstance(result, ResultMessage) and not result.is_error
+    assert not result.permission_denials
+
+
+async def test_an_apps_updated_input_that_the_tool_rejects_is_a_one_line_tool_error(
+    fake_llm, project, mewcode_home
+) -> None:
+    told, _ = await read_a_answered_with(fake_llm, project, mewcode_home, {"file_path": 7})
+    assert "file_path" in told and "\n" not in told.strip() and "plain a" not in told

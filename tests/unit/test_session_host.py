@@ -172,3 +172,35 @@ async def test_what_is_not_supported_yet_is_refused_not_dropped(paths, project, 
         assert isinstance(refused, ev.OpRefused) and "not supported yet" in refused.reason
     finally:
         await driver.stop()
+
+
+async def test_an_approval_with_an_updated_input_runs_that_input_and_says_so(
+    paths, project
+) -> None:
+    host = await open_host(paths, project, [TOUCH, Step(text="done")])
+    driver = SessionDriver(host)
+    try:
+        turn = await host.submit(ops.UserTurn(text="touch it"))
+        asked = await driver.until(lambda e: isinstance(e, ev.ApprovalRequested))
+        assert isinstance(asked, ev.ApprovalRequested)
+        changed = {"command": "touch other.txt"}
+        await host.submit(
+            ops.ApprovalReply(
+                approval_id=asked.approval_id, decision="allow_session", updated_input=changed
+            )
+        )
+        done = await driver.answer(turn)
+        assert isinstance(done, ev.TurnCompleted) and done.stop_reason == "end_turn"
+        # The new input asks too: the answer given stands for it, and it alone ran.
+        assert (project / "other.txt").exists() and not (project / "made.txt").exists()
+        decisions = [e for e in driver.events() if isinstance(e, ev.PermissionDecision)]
+        assert [(d.decision, d.input) for d in decisions] == [
+            ("allow", None),
+            ("allow", changed),
+        ]
+        notices = [e.message for e in driver.events() if isinstance(e, ev.Notice)]
+        assert "Bash: the approval changed its input: touch other.txt" in notices
+        # "For this session" was said of the call shown, not of the changed one.
+        assert not [r for r in host.runtime.rules() if r.source == "session"]
+    finally:
+        await driver.stop()
