@@ -136,8 +136,9 @@ class AgentLoop:
             await self.emit(ev.TurnStarted(turn_id=turn_id, input=text, attachments=attached.files))
             for note in attached.notes:
                 await self.emit(ev.Notice(level="warning", message=note))
-            message = user_text(text)
-            message.content.extend(attached.blocks)  # the @-mentioned files, after the text
+            # The text, then images and @-mentioned files; an image alone needs no empty text.
+            message = user_text(text) if text or not attached.blocks else Message("user", [])
+            message.content.extend(attached.blocks)
             self.conversation.append(message)
             while True:
                 if iterations >= self.limits.max_iterations:

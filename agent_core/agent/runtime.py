@@ -14,7 +14,7 @@ import contextlib
 import itertools
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -47,7 +47,7 @@ from agent_core.llm.base import Provider
 from agent_core.llm.pricing import model_info
 from agent_core.memory.files import MemoryReach, session_reach
 from agent_core.memory.long_term import LongTermMemory
-from agent_core.messages import Message
+from agent_core.messages import ImageBlock, Message
 from agent_core.modes import MODES
 from agent_core.net.web_access import WebAccess
 from agent_core.sandbox.session import (
@@ -287,8 +287,12 @@ class Runtime:
         *,
         can_ask: bool = True,
         turn_id: str | None = None,
+        images: Sequence[ImageBlock] = (),
     ) -> ev.TurnCompleted:
-        """Run one user turn; events go to ``events`` (each send waits for the consumer)."""
+        """Run one user turn; events go to ``events`` (each send waits for the consumer).
+
+        ``images`` ride with the prompt as they are (``turn_images`` checked and fitted them).
+        """
         turn_id = turn_id or f"turn_{next(_turn_ids)}"
         if self.running:
             raise RuntimeError("a turn is already running")
@@ -314,6 +318,7 @@ class Runtime:
         attached = await prompt_attachments(
             text, self.cwd, self.gate, self.settings.limits, submitted.context
         )
+        attached.blocks[:0] = images  # the images first, then the files the text mentions
         self._task = asyncio.create_task(loop.run(turn_id, prompt, attached))
         try:
             return await asyncio.shield(self._task)

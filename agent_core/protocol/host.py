@@ -21,11 +21,13 @@ import msgspec
 
 from agent_core import events as ev
 from agent_core.agent.runtime import Runtime
+from agent_core.agent.turn_images import turn_images
 from agent_core.channel import RendezvousChannel
 from agent_core.errors import ChannelClosed, MewCodeError
 from agent_core.hooks.remote import RemoteHook, RemoteHookFailed
 from agent_core.llm.pricing import model_info
 from agent_core.mcp.model import McpServerStatus
+from agent_core.messages import ImageBlock
 from agent_core.modes import MODES, Mode
 from agent_core.protocol import ops, queries
 from agent_core.protocol.session import AgentSession, SessionEvent, SessionSnapshot, TurnFigures
@@ -266,7 +268,7 @@ class SessionHost:
         rt = self.runtime
         match op:
             case ops.UserTurn():
-                self._start_turn(op)
+                await self._start_turn(op)
             case ops.Interrupt():
                 if not self._turn_running():
                     raise Refused("no turn is running")
@@ -400,11 +402,11 @@ class SessionHost:
 
     # --- turns ---------------------------------------------------------------------------
 
-    def _start_turn(self, op: ops.UserTurn) -> None:
-        if op.attachments:
-            raise Refused("attachments on a user turn are not supported yet")
+    async def _start_turn(self, op: ops.UserTurn) -> None:
+        # Checked before the turn starts: a bad image refuses the op (one line naming it).
+        images = await asyncio.to_thread(turn_images, op.attachments) if op.attachments else []
         self._turn_told = False
-        self._turn = asyncio.create_task(self._run_turn(op))
+        self._turn = asyncio.create_task(self._run_turn(op, images))
 
     def _interrupt(self) -> None:
         if self.runtime.running:
@@ -412,12 +414,12 @@ class SessionHost:
         elif self._turn is not None:
             self._turn.cancel()  # still before the loop (prompt hooks): nothing recorded yet
 
-    async def _run_turn(self, op: ops.UserTurn) -> ev.TurnCompleted:
+    async def _run_turn(self, op: ops.UserTurn, images: list[ImageBlock]) -> ev.TurnCompleted:
         channel: RendezvousChannel[ev.Event] = RendezvousChannel()
         forward = asyncio.create_task(self._forward(channel))
         try:
             return await self.runtime.run_turn(
-                op.text, channel, can_ask=self.can_ask, turn_id=op.id
+                op.text, channel, can_ask=self.can_ask, turn_id=op.id, images=images
             )
         except asyncio.CancelledError:
             if self._closed:

@@ -181,19 +181,47 @@ def test_a_malformed_line_gets_one_error_line_and_the_session_goes_on(
     assert [r["result"] for r in results] == ["still here"]
 
 
-def test_an_image_is_refused_with_a_result_and_the_next_message_runs(
+PNG_1PX = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"
+)
+
+
+def image_block(media_type: str = "image/png", data: str = PNG_1PX) -> dict:
+    return {"type": "image", "source": {"type": "base64", "media_type": media_type, "data": data}}
+
+
+async def test_an_image_in_a_user_message_reaches_the_model(
+    fake_llm, project, mewcode_home
+) -> None:
+    fake_llm.script([{"text": "a red dot"}])
+
+    async def messages():
+        content = [{"type": "text", "text": "what is this?"}, image_block()]
+        yield {"type": "user", "message": {"role": "user", "content": content}}
+
+    async with ClaudeSDKClient(options(fake_llm, project, mewcode_home)) as client:
+        await client.query(messages())
+        seen = [m async for m in client.receive_response()]
+    assert isinstance(seen[-1], ResultMessage) and seen[-1].result == "a red dot"
+    sent = fake_llm.requests[0].body["messages"][-1]["content"]
+    assert {"type": "text", "text": "what is this?"} in sent
+    assert image_block() in sent
+
+
+def test_a_bad_image_is_refused_with_a_result_and_the_next_message_runs(
     fake_llm, project, mewcode_home
 ) -> None:
     fake_llm.script([{"text": "ok"}])
-    image = {
-        "type": "image",
-        "source": {"type": "base64", "media_type": "image/png", "data": "AA=="},
-    }
-    line = json.dumps({"type": "user", "message": {"role": "user", "content": [image]}}) + "\n"
+    bad = [image_block("image/png", "AA==")]  # base64, but not a PNG
+    line = json.dumps({"type": "user", "message": {"role": "user", "content": bad}}) + "\n"
     proc = run_stream_json(fake_llm, project, mewcode_home, line + user_line("text only"))
     results = [json.loads(x) for x in proc.stdout.splitlines() if '"type":"result"' in x]
-    assert results[0]["is_error"] and "images" in results[0]["result"]
+    assert results[0]["is_error"]
+    assert results[0]["result"] == (
+        "attachments[0]: declared image/png, but the data is no image MewCode knows"
+    )
     assert results[1]["result"] == "ok"
+    assert len(fake_llm.requests) == 1
 
 
 @pytest.mark.parametrize(
