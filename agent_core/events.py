@@ -21,7 +21,9 @@ from agent_core.usage import Usage
 
 Layer = Literal["blacklist", "sandbox", "rules", "mode", "user", "hook", "session"]
 ApprovalAnswer = Literal["allow_once", "allow_session", "allow_always", "deny"]
-StopReason = Literal["end_turn", "max_iterations", "hallucinated_tools", "cancelled", "error"]
+StopReason = Literal[
+    "end_turn", "max_iterations", "max_budget", "hallucinated_tools", "cancelled", "error"
+]
 Phase = Literal["thinking", "streaming", "tool", "approval", "idle"]
 
 

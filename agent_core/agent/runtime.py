@@ -308,7 +308,9 @@ class Runtime:
             executor=ToolExecutor(self._execution_env(emit, can_ask, hooks)),
             requests=await self._request_builder(emit, text),
             emit=emit,
-            limits=loop_limits(self.settings.limits, self.opts.max_iterations),
+            limits=loop_limits(
+                self.settings.limits, self.opts.max_iterations, self.opts.max_budget_usd
+            ),
             meter=self.meter,
             addenda=self._tool_state.skill_buffer,
             hooks=hooks if hooks.active else None,

@@ -227,7 +227,7 @@ def test_a_bad_image_is_refused_with_a_result_and_the_next_message_runs(
 @pytest.mark.parametrize(
     ("flag", "said"),
     [
-        (["--max-budget-usd", "1"], "--max-budget-usd is not supported"),
+        (["--max-budget-usd", "0"], "--max-budget-usd 0: expected a number of dollars above 0"),
         (["--session-id=abc"], "--session-id: MewCode names its sessions"),
         (["--tools", "Read"], "--tools Read: choosing the base tool set"),
         (["--setting-sources=project"], "leaving one out is not supported"),
@@ -476,3 +476,18 @@ async def test_an_apps_updated_input_that_the_tool_rejects_is_a_one_line_tool_er
 ) -> None:
     told, _ = await read_a_answered_with(fake_llm, project, mewcode_home, {"file_path": 7})
     assert "file_path" in told and "\n" not in told.strip() and "plain a" not in told
+
+
+async def test_a_session_past_its_budget_sends_no_more_requests(
+    fake_llm, project, mewcode_home
+) -> None:
+    (project / "x.txt").write_text("x\n")
+    read = {"tool_calls": [{"id": "toolu_1", "name": "Read", "input": {"file_path": "x.txt"}}]}
+    fake_llm.script([read, {"text": "never sent"}])
+    opts = options(fake_llm, project, mewcode_home, max_budget_usd=0.000001)
+    seen = [m async for m in query(prompt="read x.txt", options=opts)]
+    result = seen[-1]
+    assert isinstance(result, ResultMessage) and result.is_error
+    assert result.subtype == "error_max_budget_usd"
+    assert result.total_cost_usd and result.total_cost_usd > 0.000001
+    assert len(fake_llm.requests) == 1  # the first round spent the budget: no second one
