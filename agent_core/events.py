@@ -22,13 +22,18 @@ from agent_core.usage import Usage
 
 Layer = Literal["blacklist", "sandbox", "rules", "mode", "user", "hook", "session"]
 ApprovalAnswer = Literal["allow_once", "allow_session", "allow_always", "deny"]
-StopReason = Literal["end_turn", "max_iterations", "hallucinated_tools", "cancelled", "error"]
+StopReason = Literal[
+    "end_turn", "max_iterations", "max_budget", "hallucinated_tools", "cancelled", "error"
+]
 Phase = Literal["thinking", "streaming", "tool", "approval", "idle"]
 
 
 class ApprovalReply(msgspec.Struct, frozen=True):
     answer: ApprovalAnswer
     feedback: str = ""
+    # Run the call with this input instead; it is validated and its permission decided
+    # again before it runs (a denial of the new input wins over the answer).
+    updated_input: dict[str, Any] | None = None
 
 
 class ApprovalTicket:
@@ -37,9 +42,14 @@ class ApprovalTicket:
     def __init__(self) -> None:
         self._future: asyncio.Future[ApprovalReply] = asyncio.get_running_loop().create_future()
 
-    def answer(self, answer: ApprovalAnswer, feedback: str = "") -> None:
+    def answer(
+        self,
+        answer: ApprovalAnswer,
+        feedback: str = "",
+        updated_input: dict[str, Any] | None = None,
+    ) -> None:
         if not self._future.done():
-            self._future.set_result(ApprovalReply(answer, feedback))
+            self._future.set_result(ApprovalReply(answer, feedback, updated_input))
 
     @property
     def answered(self) -> bool:
@@ -96,6 +106,9 @@ class PermissionDecision(_Event, tag="permission.decision"):
     layer: Layer
     reason: str
     rule: str | None = None
+    # The input the call runs with when an approval's answer changed it (None: the
+    # ToolCall's): a decision on the changed input follows the one on the asked input.
+    input: dict[str, Any] | None = None
 
 
 class ApprovalRequested(_Event, tag="approval.requested"):

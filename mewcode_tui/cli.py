@@ -166,6 +166,19 @@ def _setup(args: argparse.Namespace, flags: StartFlags | None = None):
     return cwd, paths, settings
 
 
+def budget(raw: str | None) -> float | None:
+    """``--max-budget-usd``: a positive number of dollars (None: no limit)."""
+    if raw is None:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not value > 0 or value == float("inf"):
+        raise MewCodeError(f"--max-budget-usd {raw}: expected a number of dollars above 0")
+    return value
+
+
 def start_flags(args: argparse.Namespace) -> StartFlags:
     """What the command line chose for the session: the same for `-p` and the UI."""
     from agent_core.permissions.cli_rules import cli_rules
@@ -197,6 +210,7 @@ def start_flags(args: argparse.Namespace) -> StartFlags:
         # A bad rule stops here with a one-line error, before anything runs.
         rules=tuple(cli_rules(args.allowed, args.disallowed)),
         max_turns=args.max_turns,
+        max_budget_usd=budget(args.max_budget_usd),
         add_dirs=tuple(str(added_dir(raw)) for raw in args.add_dirs),
         system_prompt=system_prompt,
         append_system_prompt=args.append_system_prompt,

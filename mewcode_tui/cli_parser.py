@@ -138,7 +138,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tools", help=argparse.SUPPRESS)
     p.add_argument("--setting-sources", help=argparse.SUPPRESS)
     p.add_argument("--session-id", help=argparse.SUPPRESS)
-    p.add_argument("--max-budget-usd", help=argparse.SUPPRESS)
+    p.add_argument(
+        "--max-budget-usd",
+        metavar="USD",
+        help="stop sending requests once this session has cost more than USD dollars",
+    )
     p.add_argument(
         "--fork-session",
         action="store_true",

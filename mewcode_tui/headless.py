@@ -38,6 +38,7 @@ _encode = msgspec.json.Encoder().encode
 SUBTYPES = {
     "end_turn": "success",
     "max_iterations": "error_max_turns",
+    "max_budget": "error_max_budget_usd",
     "hallucinated_tools": "error_during_execution",
     "cancelled": "error_during_execution",
     "error": "error_during_execution",

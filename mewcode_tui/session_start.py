@@ -38,6 +38,7 @@ class StartFlags:
     mode: Mode | None = None  # --permission-mode
     rules: tuple[RuleEntry, ...] = ()  # --allowedTools / --disallowedTools
     max_turns: int | None = None  # --max-turns: model rounds per turn
+    max_budget_usd: float | None = None  # --max-budget-usd: the session's cost limit
     add_dirs: tuple[str, ...] = ()  # --add-dir, absolute: as permissions.additionalDirectories
     system_prompt: str | None = None  # --system-prompt
     append_system_prompt: str | None = None  # --append-system-prompt
@@ -121,6 +122,7 @@ def runtime_options(
         continue_latest=continue_latest,
         cli_rules=list(flags.rules),
         max_iterations=flags.max_turns,
+        max_budget_usd=flags.max_budget_usd,
         env=env,
         mcp=mcp,
         mcp_problems=mcp_problems,

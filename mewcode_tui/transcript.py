@@ -31,6 +31,7 @@ NoticeLevel = Literal["info", "warning", "error"]
 STOP_NOTES: dict[str, tuple[NoticeLevel, str]] = {
     "cancelled": ("warning", "Turn cancelled."),
     "max_iterations": ("warning", "Stopped: the turn hit the iteration limit."),
+    "max_budget": ("warning", "Stopped: the session's cost passed --max-budget-usd."),
     "hallucinated_tools": ("warning", "Stopped: the model kept calling tools that do not exist."),
 }
 

@@ -37,8 +37,6 @@ def refuse_unsupported(args: argparse.Namespace) -> None:
             "--session-id: MewCode names its sessions itself; read session_id from the "
             "init message (and pass it to --resume later)"
         )
-    if args.max_budget_usd is not None:
-        raise MewCodeError("--max-budget-usd is not supported yet: use --max-turns to bound a run")
     if args.fork_session and not (args.resume or args.continue_latest):
         raise MewCodeError("--fork-session needs --resume ID or --continue: it forks that session")
     if args.fork_session and args.input_format != "stream-json":

@@ -35,7 +35,7 @@ class PendingApprovals:
         ticket = self._tickets.get(approval_id)
         if ticket is None or ticket.answered:
             return False
-        ticket.answer(reply.answer, reply.feedback)
+        ticket.answer(reply.answer, reply.feedback, reply.updated_input)
         return True
 
     def waiting(self) -> list[str]:

@@ -18,7 +18,7 @@ import msgspec
 
 from agent_core.attached_files import file_block
 from agent_core.events import AttachedFile
-from agent_core.messages import TextBlock
+from agent_core.messages import ImageBlock, TextBlock
 
 # "@path" or '@"path with spaces"', not part of a word or an e-mail address.
 _MENTION = re.compile(r'(?<![\w@/])@("[^"\n]+"|[^\s"]+)')
@@ -42,7 +42,7 @@ class AttachmentBudget(msgspec.Struct, frozen=True):
 class PromptAttachments(msgspec.Struct):
     """The blocks to add to the user message, what they hold, and what was left out."""
 
-    blocks: list[TextBlock] = []
+    blocks: list[TextBlock | ImageBlock] = []  # images a front end sent, then files
     files: list[AttachedFile] = []
     notes: list[str] = []
 

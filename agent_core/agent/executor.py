@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from agent_core import events as ev
@@ -123,10 +124,12 @@ class ToolExecutor:
 
         if env.catalog.is_plan_exit(tool):
             refusal = await self._approve_plan(call)
+            cleared = (call, args) if refusal is None else refusal
         else:
-            refusal = await self._authorize(tool, call, args)
-        if refusal is not None:
-            return await self._finish(call, refusal, 0.0)
+            cleared = await self._authorize(tool, call, args)
+        if isinstance(cleared, ToolResultBlock):
+            return await self._finish(call, cleared, 0.0)
+        call, args = cleared  # an approval's answer may have changed the input
 
         started = time.monotonic()
         ctx = env.contexts.for_call(call.id)
@@ -197,8 +200,10 @@ class ToolExecutor:
             )
         return ToolResultBlock(tool_use_id=call.id, content=text, is_error=True)
 
-    async def _authorize(self, tool: Tool, call: ToolUseBlock, args: Any) -> ToolResultBlock | None:
-        """Layers 1-5; returns an error result when the call may not run."""
+    async def _authorize(
+        self, tool: Tool, call: ToolUseBlock, args: Any
+    ) -> tuple[ToolUseBlock, Any] | ToolResultBlock:
+        """Layers 1-5: the call and arguments to run, or an error result when it may not run."""
         env = self.env
         verdict = env.gate.decide(tool, call.input)
         # The tool opens exactly what was checked here (no symlink swapped in since).
@@ -206,58 +211,128 @@ class ToolExecutor:
         decision: ev.Decision = verdict.decision
         layer: ev.Layer = verdict.layer
         reason = verdict.reason
-        feedback = ""
         who: str = "engine"
+        changed: dict[str, Any] | None = None
         hook = await self._hook_verdict(call, decision)
         if hook is not None:
-            decision, reason, hook_label = hook
+            decision, reason, _ = hook
             layer = who = "hook"
         if decision == "ask":
             if not env.can_ask:
                 decision, layer = "deny", "user"
                 reason = f"approval was not available (non-interactive run): {reason}"
             else:
-                answer, feedback = await self._ask(tool, call, args, verdict, layer, reason)
+                reply = await self._ask(tool, call, args, verdict, layer, reason)
                 layer = who = "user"
-                if answer == "deny":
-                    decision = "deny"
-                    reason = "the user denied this call" + (f": {feedback}" if feedback else "")
-                else:
-                    decision = "allow"
-                    reason = {
-                        "allow_once": "allowed once by the user",
-                        "allow_session": "allowed for this session by the user",
-                        "allow_always": "always allowed by the user (rule saved)",
-                    }[answer]
-                    if answer == "allow_session":
-                        env.gate.grant_session(verdict.suggested_rules)
-                    elif answer == "allow_always":
-                        try:
-                            env.gate.grant_always(verdict.suggested_rules)
-                        except MewCodeError as exc:  # the call stays allowed for the session
-                            env.gate.grant_session(verdict.suggested_rules)
-                            await env.emit(
-                                ev.Notice(level="warning", message=f"rule not saved: {exc}")
-                            )
-        await env.emit(
-            ev.PermissionDecision(
-                call_id=call.id, decision=decision, layer=layer, reason=reason, rule=verdict.rule
+                if reply.answer != "deny" and reply.updated_input not in (None, call.input):
+                    changed = reply.updated_input
+                # Rules are granted for the call that was shown, never for a changed one.
+                grants = () if changed is not None else verdict.suggested_rules
+                decision, reason = await self._take_answer(reply, grants)
+        await self._tell_decision(
+            call, decision, layer, reason, verdict.rule, who, hook[2] if hook else None
+        )
+        if decision != "allow":
+            return self._denied(call, layer, reason)
+        if changed is not None:
+            return await self._recheck(tool, call, changed)
+        return call, args
+
+    async def _take_answer(
+        self, reply: ev.ApprovalReply, rules: Sequence[str]
+    ) -> tuple[ev.Decision, str]:
+        """The decision a human's answer makes; "allow_session"/"always" grant ``rules``."""
+        env = self.env
+        if reply.answer == "deny":
+            feedback = reply.feedback
+            return "deny", "the user denied this call" + (f": {feedback}" if feedback else "")
+        if reply.answer == "allow_session":
+            env.gate.grant_session(list(rules))
+        elif reply.answer == "allow_always":
+            try:
+                env.gate.grant_always(list(rules))
+            except MewCodeError as exc:  # the call stays allowed for the session
+                env.gate.grant_session(list(rules))
+                await env.emit(ev.Notice(level="warning", message=f"rule not saved: {exc}"))
+        return "allow", {
+            "allow_once": "allowed once by the user",
+            "allow_session": "allowed for this session by the user",
+            "allow_always": "always allowed by the user (rule saved)",
+        }[reply.answer]
+
+    async def _recheck(
+        self, tool: Tool, call: ToolUseBlock, changed: dict[str, Any]
+    ) -> tuple[ToolUseBlock, Any] | ToolResultBlock:
+        """An answer changed the call's input: validate it and decide again; a denial wins.
+
+        The answer was the human's (or app's) to the question, so "ask" on the new input
+        stands answered; the blacklist, deny rules, sandbox, readable paths and hooks
+        still judge it, and the tool opens what this check resolved.
+        """
+        ran = ToolUseBlock(id=call.id, name=call.name, input=changed)
+        try:
+            args = tool_arguments(tool, changed)
+            summary = tool.summary(args)
+        except ToolError as exc:
+            reason = f"the input the answer gave is invalid: {call.name}: {exc}"
+            await self._tell_decision(ran, "deny", "user", reason, None, "engine", None, changed)
+            return self._denied(ran, "user", reason)
+        verdict = self.env.gate.decide(tool, changed)
+        self._checked[call.id] = tuple(getattr(verdict, "checked", ()))
+        decision: ev.Decision = verdict.decision
+        layer: ev.Layer = verdict.layer
+        reason, rule, who, label = verdict.reason, verdict.rule, "engine", None
+        hook = await self._hook_verdict(ran, decision)
+        if hook is not None and hook[0] == "deny":
+            decision, reason, label = hook
+            layer = who = "hook"
+        if decision != "deny":
+            decision, layer, who = "allow", "user", "user"
+            reason, rule = f"allowed with the input the answer gave: {summary}", None
+        await self._tell_decision(ran, decision, layer, reason, rule, who, label, changed)
+        if decision == "deny":
+            return self._denied(ran, layer, reason)
+        await self.env.emit(
+            ev.Notice(
+                level="info", message=f"{call.name}: the approval changed its input: {summary}"
             )
         )
+        return ran, args
+
+    async def _tell_decision(
+        self,
+        call: ToolUseBlock,
+        decision: ev.Decision,
+        layer: ev.Layer,
+        reason: str,
+        rule: str | None,
+        who: str,
+        hook: str | None = None,
+        changed: dict[str, Any] | None = None,
+    ) -> None:
+        """The decision on ``call`` (``changed``: its input as an answer changed it): to the
+        front end and to the audit log."""
+        env = self.env
+        facts: dict[str, Any] = {
+            "decision": decision,
+            "layer": layer,
+            "reason": reason,
+            "rule": rule,
+        }
+        await env.emit(ev.PermissionDecision(call_id=call.id, **facts, input=changed))
         if env.audit:
             env.audit.write(
                 "decision",
                 call_id=call.id,
                 tool=call.name,
-                decision=decision,
-                layer=layer,
-                reason=reason,
-                rule=verdict.rule,
+                **facts,
                 who=who,
-                **({"hook": hook_label} if hook is not None else {}),
+                **({"hook": hook} if hook is not None else {}),
+                **({"input": changed} if changed is not None else {}),
             )
-        if decision == "allow":
-            return None
+
+    def _denied(self, call: ToolUseBlock, layer: ev.Layer, reason: str) -> ToolResultBlock:
+        """The error result of a call that may not run, recorded among the turn's denials."""
         self.denials.append(
             {"tool_name": call.name, "tool_use_id": call.id, "tool_input": call.input}
         )
@@ -299,14 +374,14 @@ class ToolExecutor:
         verdict: Verdict,
         layer: ev.Layer,
         reason: str,
-    ) -> tuple[str, str]:
+    ) -> ev.ApprovalReply:
         diff = None
         if isinstance(tool, PreviewTool):
             try:
                 diff = await tool.preview(args, self.env.contexts.for_call(call.id))
             except Exception:  # a preview is a courtesy; never fatal
                 diff = None
-        reply = await self._wait_for_human(
+        return await self._wait_for_human(
             call,
             call.name,
             reason=reason,
@@ -314,7 +389,6 @@ class ToolExecutor:
             suggested_rules=list(verdict.suggested_rules),
             diff=diff,
         )
-        return reply.answer, reply.feedback
 
     async def _wait_for_human(
         self,

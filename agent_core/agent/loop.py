@@ -43,6 +43,7 @@ class LoopLimits:
     max_iterations: int = 25
     hallucination_rounds: int = 3
     max_concurrency: int = 4
+    max_budget_usd: float | None = None  # the session's cost past which no request is sent
 
 
 @dataclass
@@ -81,12 +82,16 @@ class UsageSink(Protocol):
 
     def record(self, usage: Usage, model: str) -> ev.UsageUpdate: ...
 
+    @property
+    def cost_usd(self) -> float: ...
+
 
 # What the history says about a turn that stopped early (the model reads it next turn).
 CLOSING_NOTES: dict[str, str] = {
     "cancelled": "cancelled by user",
     "error": "the turn stopped because of an error",
     "max_iterations": "stopped: the round limit was reached",
+    "max_budget": "stopped: the session's cost budget was spent",
     "hallucinated_tools": "stopped: repeated calls to unknown tools",
 }
 
@@ -136,12 +141,16 @@ class AgentLoop:
             await self.emit(ev.TurnStarted(turn_id=turn_id, input=text, attachments=attached.files))
             for note in attached.notes:
                 await self.emit(ev.Notice(level="warning", message=note))
-            message = user_text(text)
-            message.content.extend(attached.blocks)  # the @-mentioned files, after the text
+            # The text, then images and @-mentioned files; an image alone needs no empty text.
+            message = user_text(text) if text or not attached.blocks else Message("user", [])
+            message.content.extend(attached.blocks)
             self.conversation.append(message)
             while True:
                 if iterations >= self.limits.max_iterations:
                     raise _Stop("max_iterations")
+                budget = self.limits.max_budget_usd
+                if budget is not None and self.meter is not None and self.meter.cost_usd > budget:
+                    raise _Stop("max_budget")
                 iterations += 1
                 message, input_errors = await self._stream_round()
                 final_text = message.text() or final_text

@@ -4,7 +4,7 @@ The runtime wires the layers together — provider, loop, tools, permission
 gate, session file, context manager — and exposes a small API (see
 ``run_turn``). It never renders anything: it emits events on a channel.
 What a turn starts from is built in ``turn_inputs``; the read-only figures a
-front end shows come from ``session_figures``.
+front end shows (history, usage, cost, context) are read through a ``SessionFigures``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import contextlib
 import itertools
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -43,10 +43,11 @@ from agent_core.config.settings import RuleEntry
 from agent_core.context.manager import CompactionOutcome, ContextManager
 from agent_core.errors import ChannelClosed, MewCodeError
 from agent_core.hooks.session_hooks import SessionHooks, TurnHooks
+from agent_core.llm.base import Provider
 from agent_core.llm.pricing import model_info
 from agent_core.memory.files import MemoryReach, session_reach
 from agent_core.memory.long_term import LongTermMemory
-from agent_core.messages import Message
+from agent_core.messages import ImageBlock, Message
 from agent_core.modes import Mode
 from agent_core.net.web_access import WebAccess
 from agent_core.sandbox.session import (
@@ -61,6 +62,7 @@ from agent_core.skills.loader import SkillLibrary
 from agent_core.tools.base import FileStamp
 from agent_core.tools.registry import ToolRegistry
 from agent_core.tools.session_state import SessionToolState
+from agent_core.usage import Usage
 
 if TYPE_CHECKING:
     from agent_core.agent.session_api import RuntimeSession
@@ -71,7 +73,7 @@ log = logging.getLogger("mewcode.runtime")
 _turn_ids = itertools.count(1)
 
 
-class Runtime(SessionFigures):
+class Runtime:
     """A session: history, mode, permissions state and the means to run turns."""
 
     def __init__(
@@ -171,11 +173,66 @@ class Runtime(SessionFigures):
             limits, info.context_window, limits.max_output_tokens, store.dir
         )
         self.meter = UsageMeter(self.context)
+        self.figures = SessionFigures(
+            cwd=self.cwd,
+            catalog=self.catalog,
+            prompt_choice=self.prompt_choice,
+            conversation=self.conversation,
+            meter=self.meter,
+            context=self.context,
+            mode=lambda: self._mode,
+            model=lambda: self._provider.model,
+        )
         self.audit = AuditLog(store.dir / "audit.jsonl")
         # Every command of this session runs inside this policy (agent_core/sandbox).
         self._tool_state.sandbox_policy = session_policy(
             self.opts.paths, self.settings, store.dir, rules=self.opts.cli_rules
         )
+
+    # --- what a front end reads ----------------------------------------------
+
+    @property
+    def mode(self) -> Mode:
+        return self._mode
+
+    @property
+    def provider(self) -> Provider:
+        return self._provider
+
+    @property
+    def session_id(self) -> str:
+        return self.store.session_id
+
+    @property
+    def session_path(self) -> Path:
+        return self.store.path
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    @property
+    def history(self) -> list[Message]:
+        return self.figures.history
+
+    @property
+    def usage(self) -> Usage:
+        return self.figures.usage
+
+    @property
+    def cost_usd(self) -> float:
+        return self.figures.cost_usd
+
+    @property
+    def context_tokens(self) -> int:
+        return self.figures.context_tokens
+
+    @property
+    def context_window(self) -> int:
+        return self.figures.context_window
+
+    def context_breakdown(self) -> dict[str, int]:
+        return self.figures.context_breakdown()
 
     # --- tools and MCP servers ----------------------------------------------
 
@@ -230,8 +287,12 @@ class Runtime(SessionFigures):
         *,
         can_ask: bool = True,
         turn_id: str | None = None,
+        images: Sequence[ImageBlock] = (),
     ) -> ev.TurnCompleted:
-        """Run one user turn; events go to ``events`` (each send waits for the consumer)."""
+        """Run one user turn; events go to ``events`` (each send waits for the consumer).
+
+        ``images`` ride with the prompt as they are (``turn_images`` checked and fitted them).
+        """
         turn_id = turn_id or f"turn_{next(_turn_ids)}"
         if self.running:
             raise RuntimeError("a turn is already running")
@@ -247,7 +308,9 @@ class Runtime(SessionFigures):
             executor=ToolExecutor(self._execution_env(emit, can_ask, hooks)),
             requests=await self._request_builder(emit, text),
             emit=emit,
-            limits=loop_limits(self.settings.limits, self.opts.max_iterations),
+            limits=loop_limits(
+                self.settings.limits, self.opts.max_iterations, self.opts.max_budget_usd
+            ),
             meter=self.meter,
             addenda=self._tool_state.skill_buffer,
             hooks=hooks if hooks.active else None,
@@ -257,6 +320,7 @@ class Runtime(SessionFigures):
         attached = await prompt_attachments(
             text, self.cwd, self.gate, self.settings.limits, submitted.context
         )
+        attached.blocks[:0] = images  # the images first, then the files the text mentions
         self._task = asyncio.create_task(loop.run(turn_id, prompt, attached))
         try:
             return await asyncio.shield(self._task)
@@ -300,7 +364,7 @@ class Runtime(SessionFigures):
             self.memory_reach(),
             self.prompt_contexts,
             prompt,
-            self._overhead_tokens,
+            self.figures.overhead_tokens,
         )
         return RequestBuilder(
             conversation=self.conversation,
@@ -433,7 +497,7 @@ class Runtime(SessionFigures):
             tool_names=self.tool_names(),
             recent_files=recent_files(self._file_stamps),
             instructions=instructions,
-            overhead_tokens=self._overhead_tokens(),
+            overhead_tokens=self.figures.overhead_tokens(),
         )
         if outcome.compacted:
             self.conversation.replace(

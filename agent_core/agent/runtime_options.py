@@ -29,6 +29,7 @@ class RuntimeOptions:
     continue_latest: bool = False
     cli_rules: list[RuleEntry] = field(default_factory=list)
     max_iterations: int | None = None
+    max_budget_usd: float | None = None  # no request once the session's cost is past it
     tools: list[Tool] | None = None  # None: the built-in set
     env: Mapping[str, str] | None = None  # for building providers (/model); None: os.environ
     mcp: McpServers | None = None  # the configured MCP servers; the runtime closes them

@@ -60,10 +60,13 @@ async def turn_facts(
     return TurnFacts(git, memory, overhead_tokens(), chosen)
 
 
-def loop_limits(limits: Limits, max_iterations: int | None) -> LoopLimits:
+def loop_limits(
+    limits: Limits, max_iterations: int | None, max_budget_usd: float | None = None
+) -> LoopLimits:
     """The loop's bounds: ``max_iterations`` (the command line's) over the settings' own."""
     return LoopLimits(
         max_iterations or limits.max_iterations,
         limits.hallucination_rounds,
         limits.max_concurrency,
+        max_budget_usd,
     )

@@ -17,13 +17,17 @@ import logging
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from agent_core import events as ev
 from agent_core.agent.runtime import Runtime
+from agent_core.agent.turn_images import turn_images
 from agent_core.channel import RendezvousChannel
 from agent_core.errors import ChannelClosed, MewCodeError
 from agent_core.hooks.remote import RemoteHook, RemoteHookFailed
 from agent_core.llm.pricing import model_info
 from agent_core.mcp.model import McpServerStatus
+from agent_core.messages import ImageBlock
 from agent_core.modes import Mode
 from agent_core.protocol import ops, queries
 from agent_core.protocol.session import AgentSession, SessionEvent, SessionSnapshot, TurnFigures
@@ -263,7 +267,7 @@ class SessionHost:
         rt = self.runtime
         match op:
             case ops.UserTurn():
-                self._start_turn(op)
+                await self._start_turn(op)
             case ops.Interrupt():
                 if not self._turn_running():
                     raise Refused("no turn is running")
@@ -341,7 +345,8 @@ class SessionHost:
                 f"approval {approval_id!r} is a {waiting} approval: answer it with {other}"
             )
         if isinstance(op, ops.ApprovalReply) and op.updated_input is not None:
-            raise Refused("running a call with an updated input is not supported yet")
+            # The executor validates the new input and decides its permission again.
+            reply = msgspec.structs.replace(reply, updated_input=op.updated_input)
         if not self.runtime.answer_approval(approval_id, reply):
             raise Refused(f"approval {approval_id!r} was already answered")
         self._approvals.pop(approval_id, None)
@@ -396,11 +401,11 @@ class SessionHost:
 
     # --- turns ---------------------------------------------------------------------------
 
-    def _start_turn(self, op: ops.UserTurn) -> None:
-        if op.attachments:
-            raise Refused("attachments on a user turn are not supported yet")
+    async def _start_turn(self, op: ops.UserTurn) -> None:
+        # Checked before the turn starts: a bad image refuses the op (one line naming it).
+        images = await asyncio.to_thread(turn_images, op.attachments) if op.attachments else []
         self._turn_told = False
-        self._turn = asyncio.create_task(self._run_turn(op))
+        self._turn = asyncio.create_task(self._run_turn(op, images))
 
     def _interrupt(self) -> None:
         if self.runtime.running:
@@ -408,12 +413,12 @@ class SessionHost:
         elif self._turn is not None:
             self._turn.cancel()  # still before the loop (prompt hooks): nothing recorded yet
 
-    async def _run_turn(self, op: ops.UserTurn) -> ev.TurnCompleted:
+    async def _run_turn(self, op: ops.UserTurn, images: list[ImageBlock]) -> ev.TurnCompleted:
         channel: RendezvousChannel[ev.Event] = RendezvousChannel()
         forward = asyncio.create_task(self._forward(channel))
         try:
             return await self.runtime.run_turn(
-                op.text, channel, can_ask=self.can_ask, turn_id=op.id
+                op.text, channel, can_ask=self.can_ask, turn_id=op.id, images=images
             )
         except asyncio.CancelledError:
             if self._closed:

@@ -15,6 +15,7 @@ import msgspec
 
 from agent_core.events import ApprovalAnswer
 from agent_core.hooks.remote import RemoteHook
+from agent_core.messages import ImageBlock
 from agent_core.modes import Mode
 
 Decision = ApprovalAnswer  # allow_once | allow_session | allow_always | deny
@@ -28,10 +29,11 @@ class Op(msgspec.Struct, tag_field="op", kw_only=True):
 
 
 class UserTurn(Op, tag="user_turn"):
-    """Run one turn with this prompt; attachments are paths of images to send with it."""
+    """Run one turn with this prompt and these images (inline base64: a front end may
+    hold bytes, not files); see agent_core/agent/turn_images.py for what is accepted."""
 
     text: str
-    attachments: list[str] = []
+    attachments: list[ImageBlock] = []
 
 
 class Interrupt(Op, tag="interrupt"):

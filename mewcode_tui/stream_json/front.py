@@ -107,13 +107,8 @@ class StreamJsonSession:
         self._maybe_finish()
 
     async def _user(self, message: UserText) -> None:
-        if message.images:
-            # Told as a turn's end, so an app waiting for its result is not left hanging.
-            self.printer.line(
-                self._refusal("images in a user message are not supported yet: send text")
-            )
-            return
-        self._waiting.append(ops.UserTurn(text=message.text))
+        # A bad image refuses the turn, told as its result line (``_refused``).
+        self._waiting.append(ops.UserTurn(text=message.text, attachments=list(message.images)))
         await self._next_turn()
 
     async def _next_turn(self) -> None:
@@ -156,7 +151,7 @@ class StreamJsonSession:
                     if self.partial is not None:
                         self.partial.model = self.printer.model
                 case ev.Notice():
-                    say(self.err, f"warning: {event.message}")
+                    say(self.err, f"{event.level}: {event.message}")
                 case ev.TurnStarted():
                     self.printer.init_line(self.host.snapshot())
                 case ev.MessageDelta() if self.partial is not None:

@@ -12,12 +12,14 @@ from typing import Any
 
 import msgspec
 
+from agent_core.messages import ImageBlock
+
 
 class UserText(msgspec.Struct, frozen=True):
-    """A user message: its text (text blocks joined) and how many images it carried."""
+    """A user message: its text (text blocks joined) and its base64 images, as sent."""
 
     text: str
-    images: int = 0
+    images: list[ImageBlock] = []
 
 
 class ControlRequest(msgspec.Struct, frozen=True):
@@ -75,16 +77,33 @@ def _user(data: dict[str, Any]) -> Inbound:
         return UserText(content)
     if not isinstance(content, list):
         return BadLine("message.content must be a string or a list of blocks")
-    texts, images = [], 0
+    texts: list[str] = []
+    images: list[ImageBlock] = []
     for index, block in enumerate(content):
         kind = block.get("type") if isinstance(block, dict) else None
         if kind == "text" and isinstance(block.get("text"), str):
             texts.append(block["text"])
         elif kind == "image":
-            images += 1
+            image = _image(block.get("source"))
+            if isinstance(image, str):
+                return BadLine(f"message.content[{index}].source: {image}")
+            images.append(image)
         else:
             return BadLine(f"message.content[{index}]: expected a text or image block")
     return UserText("\n\n".join(texts), images)
+
+
+def _image(source: Any) -> ImageBlock | str:
+    """An image block's ``source`` as an ImageBlock, or what is wrong with it.
+
+    Only the shape is read here; the session checks the media type, size and bytes.
+    """
+    if not isinstance(source, dict) or source.get("type") != "base64":
+        return 'only {"type": "base64", "media_type": ..., "data": ...} images are supported'
+    media_type, data = source.get("media_type"), source.get("data")
+    if not isinstance(media_type, str) or not isinstance(data, str):
+        return "media_type and data must be strings"
+    return ImageBlock(media_type, data)
 
 
 def _control_request(data: dict[str, Any]) -> Inbound:

@@ -1,8 +1,9 @@
 """An ask of the permission layers as the app's ``can_use_tool`` request, and its answer as an op (pure).
 
 Only what the layers would ask reaches the app: the blacklist, the sandbox and the deny
-rules decided before, and an app's "allow" answers an ask, never a denial. An answer
-that is not a clear allow is a denial (fail closed).
+rules decided before, and an app's "allow" answers an ask, never a denial; an allow with
+an ``updatedInput`` runs that input only if the layers do not deny it. An answer that is
+not a clear allow is a denial (fail closed).
 """
 
 from __future__ import annotations
@@ -43,12 +44,9 @@ def approval_op(asked: ev.ApprovalRequested, answer: dict[str, Any]) -> ops.Op:
             decision="deny",
             feedback="the app allowed the call with an updatedInput that is not an object",
         )
-    if updated is not None and updated != asked.input:
-        # The host cannot run a call on a changed input yet: denied, and the model is told.
-        return ops.ApprovalReply(
-            approval_id=asked.approval_id,
-            decision="deny",
-            feedback="the app changed the call's input (updatedInput), which mewcode does not "
-            "support yet",
-        )
-    return ops.ApprovalReply(approval_id=asked.approval_id, decision="allow_once")
+    # A changed input is validated and its permission decided again before it runs: an
+    # app cannot turn an allowed call into one the blacklist, rules or sandbox deny.
+    changed = updated if updated is not None and updated != asked.input else None
+    return ops.ApprovalReply(
+        approval_id=asked.approval_id, decision="allow_once", updated_input=changed
+    )

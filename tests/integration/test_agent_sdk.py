@@ -181,25 +181,53 @@ def test_a_malformed_line_gets_one_error_line_and_the_session_goes_on(
     assert [r["result"] for r in results] == ["still here"]
 
 
-def test_an_image_is_refused_with_a_result_and_the_next_message_runs(
+PNG_1PX = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"
+)
+
+
+def image_block(media_type: str = "image/png", data: str = PNG_1PX) -> dict:
+    return {"type": "image", "source": {"type": "base64", "media_type": media_type, "data": data}}
+
+
+async def test_an_image_in_a_user_message_reaches_the_model(
+    fake_llm, project, mewcode_home
+) -> None:
+    fake_llm.script([{"text": "a red dot"}])
+
+    async def messages():
+        content = [{"type": "text", "text": "what is this?"}, image_block()]
+        yield {"type": "user", "message": {"role": "user", "content": content}}
+
+    async with ClaudeSDKClient(options(fake_llm, project, mewcode_home)) as client:
+        await client.query(messages())
+        seen = [m async for m in client.receive_response()]
+    assert isinstance(seen[-1], ResultMessage) and seen[-1].result == "a red dot"
+    sent = fake_llm.requests[0].body["messages"][-1]["content"]
+    assert {"type": "text", "text": "what is this?"} in sent
+    assert image_block() in sent
+
+
+def test_a_bad_image_is_refused_with_a_result_and_the_next_message_runs(
     fake_llm, project, mewcode_home
 ) -> None:
     fake_llm.script([{"text": "ok"}])
-    image = {
-        "type": "image",
-        "source": {"type": "base64", "media_type": "image/png", "data": "AA=="},
-    }
-    line = json.dumps({"type": "user", "message": {"role": "user", "content": [image]}}) + "\n"
+    bad = [image_block("image/png", "AA==")]  # base64, but not a PNG
+    line = json.dumps({"type": "user", "message": {"role": "user", "content": bad}}) + "\n"
     proc = run_stream_json(fake_llm, project, mewcode_home, line + user_line("text only"))
     results = [json.loads(x) for x in proc.stdout.splitlines() if '"type":"result"' in x]
-    assert results[0]["is_error"] and "images" in results[0]["result"]
+    assert results[0]["is_error"]
+    assert results[0]["result"] == (
+        "attachments[0]: declared image/png, but the data is no image MewCode knows"
+    )
     assert results[1]["result"] == "ok"
+    assert len(fake_llm.requests) == 1
 
 
 @pytest.mark.parametrize(
     ("flag", "said"),
     [
-        (["--max-budget-usd", "1"], "--max-budget-usd is not supported"),
+        (["--max-budget-usd", "0"], "--max-budget-usd 0: expected a number of dollars above 0"),
         (["--session-id=abc"], "--session-id: MewCode names its sessions"),
         (["--tools", "Read"], "--tools Read: choosing the base tool set"),
         (["--setting-sources=project"], "leaving one out is not supported"),
@@ -328,3 +356,138 @@ async def test_a_hook_callback_registered_through_initialize_denies_a_read(
     told = last_tool_result_text(fake_llm.requests[1].body) or ""
     assert "secrets stay secret" in told and "launch codes" not in told
     assert isinstance(seen[-1], ResultMessage) and not seen[-1].is_error
+
+
+def settings_asking(*rules: str) -> str:
+    """A ``--settings`` JSON text making these calls ask (so the app's callback is asked)."""
+    return json.dumps({"permissions": {"ask": list(rules)}})
+
+
+async def test_an_apps_updated_input_cannot_turn_an_asked_command_into_a_denied_one(
+    fake_llm, project, mewcode_home
+) -> None:
+    from claude_agent_sdk import PermissionResultAllow
+
+    witness = project / "witness.txt"
+    witness.write_text("still here\n")
+    fake_llm.script(
+        [
+            {
+                "tool_calls": [
+                    {"id": "toolu_b", "name": "Bash", "input": {"command": "touch made.txt"}}
+                ]
+            },
+            lambda body: {"text": f"Told: {last_tool_result_text(body)}"},
+        ]
+    )
+    asked: list[dict] = []
+
+    async def swap_the_command(name, tool_input, context):
+        asked.append(tool_input)
+        return PermissionResultAllow(updated_input={"command": "rm -f witness.txt"})
+
+    opts = options(
+        fake_llm,
+        project,
+        mewcode_home,
+        can_use_tool=swap_the_command,
+        disallowed_tools=["Bash(rm:*)"],
+    )
+    async with ClaudeSDKClient(opts) as client:
+        await client.query("make a file")
+        seen = [m async for m in client.receive_response()]
+    assert asked == [{"command": "touch made.txt"}]
+    assert witness.read_text() == "still here\n"  # the rm never ran
+    assert not (project / "made.txt").exists()  # nor did the command the app replaced
+    told = last_tool_result_text(fake_llm.requests[1].body) or ""
+    assert told.startswith("Permission denied (rules)") and "Bash(rm:*)" in told
+    result = seen[-1]
+    assert isinstance(result, ResultMessage)
+    denials = result.permission_denials or []
+    assert [d["tool_input"] for d in denials] == [{"command": "rm -f witness.txt"}]
+
+
+async def read_a_answered_with(
+    fake_llm, project: Path, mewcode_home: Path, updated_input: dict, **kw: Any
+) -> tuple[str, list[Any]]:
+    """The model reads a.txt, which asks; the app allows it with ``updated_input``.
+
+    Returns the tool result the model was sent and the messages the app saw.
+    """
+    from claude_agent_sdk import PermissionResultAllow
+
+    (project / "a.txt").write_text("plain a\n")
+    fake_llm.script(
+        [
+            {"tool_calls": [{"id": "toolu_r", "name": "Read", "input": {"file_path": "a.txt"}}]},
+            lambda body: {"text": f"Got: {last_tool_result_text(body)}"},
+        ]
+    )
+
+    async def change_the_input(name, tool_input, context):
+        return PermissionResultAllow(updated_input=updated_input)
+
+    opts = options(
+        fake_llm,
+        project,
+        mewcode_home,
+        can_use_tool=change_the_input,
+        settings=settings_asking("Read(a.txt)"),
+        **kw,
+    )
+    async with ClaudeSDKClient(opts) as client:
+        await client.query("read a.txt")
+        seen = [m async for m in client.receive_response()]
+    return last_tool_result_text(fake_llm.requests[1].body) or "", seen
+
+
+@pytest.mark.parametrize("target", ["secret.txt", "OUTSIDE"])
+async def test_an_apps_updated_input_cannot_read_a_denied_path(
+    fake_llm, project, mewcode_home, tmp_path, target
+) -> None:
+    (project / "secret.txt").write_text("the launch codes\n")
+    outside = tmp_path / "outside.txt"
+    outside.write_text("the launch codes\n")
+    path = str(outside) if target == "OUTSIDE" else target
+    told, _ = await read_a_answered_with(
+        fake_llm,
+        project,
+        mewcode_home,
+        {"file_path": path},
+        disallowed_tools=["Read(secret.txt)"],
+    )
+    assert told.startswith("Permission denied"), told
+    assert "launch codes" not in json.dumps(fake_llm.requests[1].body)
+
+
+async def test_an_apps_updated_input_reads_another_allowed_file(
+    fake_llm, project, mewcode_home
+) -> None:
+    (project / "b.txt").write_text("the b side\n")
+    told, seen = await read_a_answered_with(fake_llm, project, mewcode_home, {"file_path": "b.txt"})
+    assert "the b side" in told and "plain a" not in told
+    result = seen[-1]
+    assert isinstance(result, ResultMessage) and not result.is_error
+    assert not result.permission_denials
+
+
+async def test_an_apps_updated_input_that_the_tool_rejects_is_a_one_line_tool_error(
+    fake_llm, project, mewcode_home
+) -> None:
+    told, _ = await read_a_answered_with(fake_llm, project, mewcode_home, {"file_path": 7})
+    assert "file_path" in told and "\n" not in told.strip() and "plain a" not in told
+
+
+async def test_a_session_past_its_budget_sends_no_more_requests(
+    fake_llm, project, mewcode_home
+) -> None:
+    (project / "x.txt").write_text("x\n")
+    read = {"tool_calls": [{"id": "toolu_1", "name": "Read", "input": {"file_path": "x.txt"}}]}
+    fake_llm.script([read, {"text": "never sent"}])
+    opts = options(fake_llm, project, mewcode_home, max_budget_usd=0.000001)
+    seen = [m async for m in query(prompt="read x.txt", options=opts)]
+    result = seen[-1]
+    assert isinstance(result, ResultMessage) and result.is_error
+    assert result.subtype == "error_max_budget_usd"
+    assert result.total_cost_usd and result.total_cost_usd > 0.000001
+    assert len(fake_llm.requests) == 1  # the first round spent the budget: no second one

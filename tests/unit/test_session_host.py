@@ -6,11 +6,11 @@ import asyncio
 import typing
 
 import msgspec
-import pytest
 
 from agent_core import events as ev
 from agent_core.agent.runtime import Runtime, RuntimeOptions
 from agent_core.config.settings import load_settings
+from agent_core.messages import ImageBlock
 from agent_core.protocol import ops
 from agent_core.protocol.host import SessionHost
 from tests.helpers.scripted import ScriptedProvider, Step
@@ -163,12 +163,60 @@ async def test_an_interrupt_with_no_turn_is_refused(paths, project) -> None:
         await driver.stop()
 
 
-@pytest.mark.parametrize("op", [ops.UserTurn(text="x", attachments=["a.png"])])
-async def test_what_is_not_supported_yet_is_refused_not_dropped(paths, project, op) -> None:
-    host = await open_host(paths, project, [])
+PNG_1PX = (
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"
+)
+
+
+async def test_a_turns_images_reach_the_model_and_a_bad_one_refuses_the_turn(
+    paths, project
+) -> None:
+    host = await open_host(paths, project, [Step(text="a red dot")])
+    provider = host.runtime.provider
+    assert isinstance(provider, ScriptedProvider)
     driver = SessionDriver(host)
     try:
-        refused = await driver.answer(await host.submit(op))
-        assert isinstance(refused, ev.OpRefused) and "not supported yet" in refused.reason
+        bad = ops.UserTurn(text="look", attachments=[ImageBlock("image/tiff", PNG_1PX)])
+        refused = await driver.answer(await host.submit(bad))
+        assert isinstance(refused, ev.OpRefused) and refused.op == "user_turn"
+        assert refused.reason.startswith("attachments[0]: media type 'image/tiff' is not one of")
+        assert provider.requests == []
+        image = ImageBlock("image/png", PNG_1PX)
+        done = await driver.answer(await host.submit(ops.UserTurn(text="", attachments=[image])))
+        assert isinstance(done, ev.TurnCompleted) and done.stop_reason == "end_turn"
+        # An image alone is the whole message: no empty text block beside it.
+        assert provider.requests[0].messages[-1].content == [image]
+    finally:
+        await driver.stop()
+
+
+async def test_an_approval_with_an_updated_input_runs_that_input_and_says_so(
+    paths, project
+) -> None:
+    host = await open_host(paths, project, [TOUCH, Step(text="done")])
+    driver = SessionDriver(host)
+    try:
+        turn = await host.submit(ops.UserTurn(text="touch it"))
+        asked = await driver.until(lambda e: isinstance(e, ev.ApprovalRequested))
+        assert isinstance(asked, ev.ApprovalRequested)
+        changed = {"command": "touch other.txt"}
+        await host.submit(
+            ops.ApprovalReply(
+                approval_id=asked.approval_id, decision="allow_session", updated_input=changed
+            )
+        )
+        done = await driver.answer(turn)
+        assert isinstance(done, ev.TurnCompleted) and done.stop_reason == "end_turn"
+        # The new input asks too: the answer given stands for it, and it alone ran.
+        assert (project / "other.txt").exists() and not (project / "made.txt").exists()
+        decisions = [e for e in driver.events() if isinstance(e, ev.PermissionDecision)]
+        assert [(d.decision, d.input) for d in decisions] == [
+            ("allow", None),
+            ("allow", changed),
+        ]
+        notices = [e.message for e in driver.events() if isinstance(e, ev.Notice)]
+        assert "Bash: the approval changed its input: touch other.txt" in notices
+        # "For this session" was said of the call shown, not of the changed one.
+        assert not [r for r in host.runtime.rules() if r.source == "session"]
     finally:
         await driver.stop()

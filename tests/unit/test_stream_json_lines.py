@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from agent_core.messages import ImageBlock
 from agent_core.protocol import ops
 from agent_core.protocol.session import SessionSnapshot
 from agent_core.sandbox.status import SandboxStatus
@@ -35,13 +36,20 @@ def line(obj: object) -> str:
                     "message": {
                         "content": [
                             {"type": "text", "text": "a"},
-                            {"type": "image", "source": {}},
+                            {
+                                "type": "image",
+                                "source": {
+                                    "type": "base64",
+                                    "media_type": "image/png",
+                                    "data": "AA",
+                                },
+                            },
                             {"type": "text", "text": "b"},
                         ]
                     },
                 }
             ),
-            UserText("a\n\nb", images=1),
+            UserText("a\n\nb", images=[ImageBlock("image/png", "AA")]),
         ),
         (
             line(
@@ -83,6 +91,23 @@ def test_each_kind_of_line_is_read_into_what_it_asks(raw: str, read: object) -> 
         ('{"type": "assistant"}', "unknown type 'assistant'"),
         ('{"type": "user"}', 'needs a "message" object'),
         ('{"type": "user", "message": {"content": [{"type": "audio"}]}}', "content[0]"),
+        (
+            line({"type": "user", "message": {"content": [{"type": "image", "source": {}}]}}),
+            "content[0].source: only",
+        ),
+        (
+            line(
+                {
+                    "type": "user",
+                    "message": {
+                        "content": [
+                            {"type": "image", "source": {"type": "url", "url": "http://x/a.png"}}
+                        ]
+                    },
+                }
+            ),
+            "base64",
+        ),
         ('{"type": "control_request", "request": {"subtype": "x"}}', "request_id"),
         ('{"type": "control_response", "response": {}}', "request_id"),
     ],
