@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,7 @@ from agent_core.context.manager import CompactionOutcome
 from agent_core.errors import MewCodeError
 from agent_core.llm.base import ChatRequest, Provider, StreamEvent
 from agent_core.mcp.model import McpServerStatus
-from agent_core.messages import Message
+from agent_core.messages import ImageBlock, Message
 from agent_core.modes import Mode
 from agent_core.sandbox.policy import sandbox_policy
 from agent_core.sandbox.session import unsandboxed_bypass_error
@@ -185,6 +185,7 @@ class FakeRuntime:
         *,
         can_ask: bool = True,
         turn_id: str = "t",
+        images: Sequence[ImageBlock] = (),
     ) -> ev.TurnCompleted:
         assert events is not None, "the TUI always passes a channel"
         self.prompts.append(text)
