@@ -179,9 +179,26 @@ def budget(raw: str | None) -> float | None:
     return value
 
 
+def offered_tool_names(raw: str | None) -> tuple[str, ...] | None:
+    """``--tools``: built-in tool names, comma or space separated; "" offers none and
+    "default" (or no flag) every one. An unknown name is a one-line error."""
+    from agent_core.tool_table import BUILTIN_TOOL_NAMES
+
+    if raw is None or raw.strip() == "default":
+        return None
+    names = tuple(n for n in raw.replace(",", " ").split() if n)
+    for name in names:
+        if name not in BUILTIN_TOOL_NAMES:
+            raise MewCodeError(
+                f"--tools: unknown tool {name!r} (built-ins: {', '.join(BUILTIN_TOOL_NAMES)})"
+            )
+    return names
+
+
 def start_flags(args: argparse.Namespace) -> StartFlags:
     """What the command line chose for the session: the same for `-p` and the UI."""
     from agent_core.permissions.cli_rules import cli_rules
+    from agent_core.session.store import valid_session_uuid
     from mewcode_tui.session_start import StartFlags
 
     if args.max_turns is not None and args.max_turns < 1:
@@ -217,6 +234,8 @@ def start_flags(args: argparse.Namespace) -> StartFlags:
         mcp=tuple(cli_mcp_configs(args.mcp_configs)),
         strict_mcp=args.strict_mcp_config,
         settings_arg=args.settings,
+        builtin_tools=offered_tool_names(args.tools),
+        session_id=None if args.session_id is None else valid_session_uuid(args.session_id),
     )
 
 

@@ -133,11 +133,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="one more settings file (or JSON object text), applied last as your own",
     )
     p.add_argument("--max-turns", type=int, help="maximum model rounds for this turn")
-    # Claude Code flags an SDK may pass that MewCode cannot honour yet: taken here so the
-    # refusal names them (sdk_flags.py), never argparse's "unrecognized arguments".
-    p.add_argument("--tools", help=argparse.SUPPRESS)
+    p.add_argument(
+        "--tools",
+        metavar="LIST",
+        help='the built-in tools offered, comma or space separated ("" none, "default" all)',
+    )
+    p.add_argument("--session-id", metavar="UUID", help="name the new session with this UUID")
+    # A Claude Code flag an SDK may pass that MewCode cannot fully honour: taken here so the
+    # refusal names it (unsupported_flags.py), never argparse's "unrecognized arguments".
     p.add_argument("--setting-sources", help=argparse.SUPPRESS)
-    p.add_argument("--session-id", help=argparse.SUPPRESS)
     p.add_argument(
         "--max-budget-usd",
         metavar="USD",

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from agent_core.agent.session_api import RuntimeSession
     from agent_core.llm.base import Provider
     from agent_core.mcp.cli_config import CliMcpConfig
+    from agent_core.tools.base import Tool
 
 # The SDK module each provider uses, imported ahead of the first request.
 SDK_MODULES = {name: e.sdk_module for name, e in PROVIDERS.items() if e.sdk_module}
@@ -45,6 +46,8 @@ class StartFlags:
     mcp: tuple[CliMcpConfig, ...] = ()  # --mcp-config, read and checked
     strict_mcp: bool = False  # --strict-mcp-config
     settings_arg: str | None = None  # --settings FILE|JSON, applied last as the user's own
+    builtin_tools: tuple[str, ...] | None = None  # --tools: the built-ins offered (None: all)
+    session_id: str | None = None  # --session-id: the new session's UUID
 
 
 @dataclass
@@ -123,11 +126,22 @@ def runtime_options(
         cli_rules=list(flags.rules),
         max_iterations=flags.max_turns,
         max_budget_usd=flags.max_budget_usd,
+        tools=_offered_tools(flags.builtin_tools),
+        session_id=flags.session_id,
         env=env,
         mcp=mcp,
         mcp_problems=mcp_problems,
         prompt=PromptChoice(flags.system_prompt, flags.append_system_prompt),
     )
+
+
+def _offered_tools(names: tuple[str, ...] | None) -> list[Tool] | None:
+    """The built-in tools ``--tools`` named, in the table's order (None: every one)."""
+    if names is None:
+        return None
+    from agent_core.tools.builtin import BUILTIN_TOOL_NAMES, builtin_tool_class
+
+    return [builtin_tool_class(name)() for name in BUILTIN_TOOL_NAMES if name in names]
 
 
 def load_run_settings(paths: MewcodePaths, flags: StartFlags, *, trust_project: bool) -> Settings:

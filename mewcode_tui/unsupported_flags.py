@@ -15,11 +15,6 @@ def refuse_unsupported(args: argparse.Namespace) -> None:
     """Stop with one line on a Claude Code flag whose meaning MewCode cannot give (yet)."""
     from agent_core.errors import MewCodeError
 
-    if args.tools not in (None, "default"):
-        raise MewCodeError(
-            f"--tools {args.tools}: choosing the base tool set is not supported; "
-            "remove tools with --disallowedTools instead"
-        )
     if args.setting_sources is not None:
         named = {s.strip() for s in args.setting_sources.split(",") if s.strip()}
         unknown = sorted(named - set(SETTING_SOURCES))
@@ -32,10 +27,9 @@ def refuse_unsupported(args: argparse.Namespace) -> None:
                 f"--setting-sources {args.setting_sources}: MewCode always reads the user's "
                 "and the project's settings; leaving one out is not supported"
             )
-    if args.session_id is not None:
+    if args.session_id is not None and (args.resume or args.continue_latest):
         raise MewCodeError(
-            "--session-id: MewCode names its sessions itself; read session_id from the "
-            "init message (and pass it to --resume later)"
+            "--session-id names a new session: it does not go with --resume or --continue"
         )
     if args.fork_session and not (args.resume or args.continue_latest):
         raise MewCodeError("--fork-session needs --resume ID or --continue: it forks that session")

@@ -26,6 +26,7 @@ class RuntimeOptions:
     provider: Provider
     mode: Mode = "default"
     resume_id: str | None = None
+    session_id: str | None = None  # a new session's id chosen by the front end (a UUID)
     continue_latest: bool = False
     cli_rules: list[RuleEntry] = field(default_factory=list)
     max_iterations: int | None = None

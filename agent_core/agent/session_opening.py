@@ -37,7 +37,13 @@ def open_session_store(opts: RuntimeOptions) -> OpenedSession:
     model, provider = opts.provider.model, opts.provider.name
     spill = opts.settings.limits.spill_bytes
     if not resume_id:
-        store = SessionStore.create(opts.paths, model=model, provider=provider, spill_bytes=spill)
+        store = SessionStore.create(
+            opts.paths,
+            model=model,
+            provider=provider,
+            spill_bytes=spill,
+            session_id=opts.session_id,
+        )
         return OpenedSession(store, [], [], None, resumed=False)
     try:
         store, loaded = SessionStore.open(opts.paths, resume_id, spill_bytes=spill)

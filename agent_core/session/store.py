@@ -42,6 +42,25 @@ def new_session_id(now: _dt.datetime | None = None) -> str:
     return f"{now:%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
 
 
+def _id_taken(chosen: str | None) -> None:
+    """A chosen id already in use is refused; a made one is simply made again."""
+    if chosen is not None:
+        raise MewCodeError(f"--session-id {chosen}: this project has a session with that id")
+
+
+def valid_session_uuid(raw: str) -> str:
+    """``--session-id``: a UUID in its canonical form (it names a file), or a one-line error."""
+    import uuid
+
+    try:
+        parsed = uuid.UUID(raw)
+    except ValueError:
+        parsed = None
+    if parsed is None or str(parsed) != raw.lower():
+        raise MewCodeError(f"--session-id {raw}: expected a UUID such as {uuid.uuid4()}")
+    return str(parsed)
+
+
 def _version() -> str:
     try:
         from importlib.metadata import version
@@ -96,23 +115,32 @@ class SessionStore:
         env: Mapping[str, str] | None = None,
         spill_bytes: int | None = None,
         forked_from: str = "",
+        session_id: str | None = None,
     ) -> SessionStore:
         """Start a new session; its file, headed by the ``meta`` record, is written with the
-        first record appended (a session nothing was said in leaves no file)."""
+        first record appended (a session nothing was said in leaves no file).
+
+        ``session_id`` (a UUID a front end chose, ``--session-id``) is taken as given, or
+        refused when a session of this project has it; otherwise a fresh id is made.
+        """
         private_dir(paths.sessions_dir, root=paths.home)
         while True:
-            session_id = new_session_id()
-            path = paths.sessions_dir / f"{session_id}.jsonl"
+            chosen = session_id if session_id is not None else new_session_id()
+            path = paths.sessions_dir / f"{chosen}.jsonl"
             if path.exists():
+                _id_taken(session_id)
                 continue
             # Locked before the file exists: nobody can pick it up half-written.
             try:
-                lock = SessionLock.acquire(path, session_id)
+                lock = SessionLock.acquire(path, chosen)
             except SessionLocked:
+                _id_taken(session_id)
                 continue  # the same id, taken by another process this second
             if path.exists():
                 lock.release()
+                _id_taken(session_id)
                 continue
+            session_id = chosen
             break
         now = utc_now()
         header = MetaRecord(

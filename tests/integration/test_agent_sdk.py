@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -228,8 +229,9 @@ def test_a_bad_image_is_refused_with_a_result_and_the_next_message_runs(
     ("flag", "said"),
     [
         (["--max-budget-usd", "0"], "--max-budget-usd 0: expected a number of dollars above 0"),
-        (["--session-id=abc"], "--session-id: MewCode names its sessions"),
-        (["--tools", "Read"], "--tools Read: choosing the base tool set"),
+        (["--session-id=abc"], "--session-id abc: expected a UUID such as"),
+        (["--tools", "Read,Shell"], "--tools: unknown tool 'Shell' (built-ins: Read, Glob"),
+        (["--session-id", str(uuid.uuid4()), "--continue"], "does not go with --resume"),
         (["--setting-sources=project"], "leaving one out is not supported"),
         (["--permission-prompt-tool", "mcp__x__ask"], "only stdio is supported"),
     ],
@@ -491,3 +493,42 @@ async def test_a_session_past_its_budget_sends_no_more_requests(
     assert result.subtype == "error_max_budget_usd"
     assert result.total_cost_usd and result.total_cost_usd > 0.000001
     assert len(fake_llm.requests) == 1  # the first round spent the budget: no second one
+
+
+async def test_the_apps_tool_list_is_the_tools_the_model_is_offered(
+    fake_llm, project, mewcode_home
+) -> None:
+    fake_llm.script([{"text": "ok"}])
+    chosen = options(fake_llm, project, mewcode_home, tools=["Read", "Grep"])
+    seen = [m async for m in query(prompt="hi", options=chosen)]
+    init = next(m for m in seen if isinstance(m, SystemMessage))
+    offered = [t["name"] for t in fake_llm.requests[0].body["tools"]]
+    assert offered == ["Read", "Grep"]
+    assert init.data["tools"] == ["Read", "Grep"]
+
+
+async def test_an_empty_tool_list_offers_the_model_no_tools(
+    fake_llm, project, mewcode_home
+) -> None:
+    fake_llm.script([{"text": "ok"}])
+    chosen = options(fake_llm, project, mewcode_home, tools=[])
+    [m async for m in query(prompt="hi", options=chosen)]
+    assert not fake_llm.requests[0].body.get("tools")
+
+
+async def test_the_apps_session_id_names_the_session_and_is_not_taken_twice(
+    fake_llm, project, mewcode_home
+) -> None:
+    chosen_id = str(uuid.uuid4())
+    fake_llm.script([{"text": "first"}, {"text": "second"}])
+    named = options(fake_llm, project, mewcode_home, session_id=chosen_id)
+    seen = [m async for m in query(prompt="hi", options=named)]
+    assert isinstance(seen[-1], ResultMessage) and seen[-1].session_id == chosen_id
+    saved = list((mewcode_home / "projects").rglob(f"{chosen_id}.jsonl"))
+    assert len(saved) == 1
+    proc = run_stream_json(
+        fake_llm, project, mewcode_home, user_line("again"), "--session-id", chosen_id
+    )
+    assert proc.returncode == 1
+    assert f"--session-id {chosen_id}: this project has a session with that id" in proc.stderr
+    assert len(fake_llm.requests) == 1
