@@ -14,8 +14,8 @@ from typing import Any, Literal
 
 import msgspec
 
+from agent_core.config.settings_model import RuleEntry as RuleEntry  # re-exported: rules.list
 from agent_core.decision import Decision as Decision  # re-exported: events name it
-from agent_core.hooks.config import HookCommand
 from agent_core.mcp.model import McpServerStatus
 from agent_core.usage import Usage
 
@@ -241,6 +241,7 @@ class SessionSummary(msgspec.Struct, frozen=True):
     first_prompt: str
     modified: float  # seconds since the epoch
     message_count: int
+    size_bytes: int = 0
 
 
 class SessionList(_Event, tag="sessions.list"):
@@ -269,6 +270,25 @@ class MemoryReport(_Event, tag="memory.report"):
     facts: list[FactInfo]
     search: str = ""
     problems: list[str] = []
+    store: str = ""  # the facts' file (MEWCODE_HOME/memory.db)
+
+
+class FactRemembered(_Event, tag="memory.remembered"):
+    """A fact the user stored: its id, whether it is new, whether a secret was redacted."""
+
+    op_id: str
+    fact_id: int
+    scope: Literal["project", "global"]
+    new: bool
+    redacted: bool = False
+
+
+class FactForgotten(_Event, tag="memory.forgotten"):
+    """``deleted`` is False when no fact of this project or the global scope has the id."""
+
+    op_id: str
+    fact_id: int
+    deleted: bool
 
 
 class SkillInfo(msgspec.Struct, frozen=True):
@@ -282,13 +302,79 @@ class SkillList(_Event, tag="skills.list"):
     op_id: str
     skills: list[SkillInfo]
     problems: list[str] = []
+    folders: list[str] = []  # where a new skill's folder goes: the user's, the project's
+
+
+class HookInfo(msgspec.Struct, frozen=True):
+    """One configured hook command as a list shows it; ``source`` is its file, shown short."""
+
+    event: str
+    matcher: str
+    command: str
+    timeout_s: float
+    source: str
 
 
 class HookList(_Event, tag="hooks.list"):
+    """The hooks in the order their events happen: those that run and those waiting for trust."""
+
     op_id: str
-    active: list[HookCommand]
-    waiting_for_trust: list[HookCommand]
+    active: list[HookInfo]
+    waiting_for_trust: list[HookInfo]
     problems: list[str] = []
+
+
+class RuleList(_Event, tag="rules.list"):
+    """Every permission rule in force, in the order they are checked, with its file."""
+
+    op_id: str
+    rules: list[RuleEntry]
+
+
+class RuleRemoved(_Event, tag="rules.removed"):
+    """``removed`` is False when the rule was no longer in its file (or the session's)."""
+
+    op_id: str
+    rule: RuleEntry
+    removed: bool
+
+
+class ContextReport(_Event, tag="context.report"):
+    """What fills the context window: estimated tokens by category, the window, the budget."""
+
+    op_id: str
+    breakdown: dict[str, int]
+
+
+class DiffReport(_Event, tag="diff.report"):
+    """The working tree's changes against HEAD (git run contained), or why there are none.
+
+    ``problem`` is set when git could not give a diff; ``cut`` when ``diff`` was cut to
+    the op's ``max_chars``.
+    """
+
+    op_id: str
+    diff: str = ""
+    problem: str = ""
+    cut: bool = False
+
+
+class CommandInfo(msgspec.Struct, frozen=True):
+    """One custom command: what completion and /help show, and the body it expands."""
+
+    name: str
+    description: str
+    argument_hint: str
+    source: str  # its file
+    body: str
+
+
+class CommandList(_Event, tag="commands.list"):
+    """The custom commands (later folders won a name) and what their files did not get."""
+
+    op_id: str
+    commands: list[CommandInfo]
+    notices: list[str] = []
 
 
 class McpServerList(_Event, tag="mcp.list"):
@@ -326,6 +412,13 @@ Event = (
     | SkillList
     | HookList
     | McpServerList
+    | FactRemembered
+    | FactForgotten
+    | RuleList
+    | RuleRemoved
+    | ContextReport
+    | DiffReport
+    | CommandList
 )
 
 

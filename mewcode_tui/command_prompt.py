@@ -8,13 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from agent_core.command_text import expand_command, parse_invocation
 from agent_core.config.paths import MewcodePaths
-from agent_core.custom_commands import (
-    command_folders,
-    expand_command,
-    load_command_files,
-    parse_invocation,
-)
+from agent_core.custom_commands import command_folders, load_command_files
 
 BUILTIN_NAMES = frozenset({
     "clear", "compact", "context", "cost", "exit", "help", "hooks", "init", "mcp", "memory",

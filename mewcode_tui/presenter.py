@@ -119,6 +119,13 @@ class TurnPresenter:
                 | ev.SkillList()
                 | ev.HookList()
                 | ev.McpServerList()
+                | ev.FactRemembered()
+                | ev.FactForgotten()
+                | ev.RuleList()
+                | ev.RuleRemoved()
+                | ev.ContextReport()
+                | ev.DiffReport()
+                | ev.CommandList()
             ):
                 pass  # session news: the screen reads it from the runtime until it migrates
             case _:

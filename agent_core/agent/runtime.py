@@ -64,6 +64,7 @@ from agent_core.tools.session_state import SessionToolState
 
 if TYPE_CHECKING:
     from agent_core.agent.session_api import RuntimeSession
+    from agent_core.config.paths import MewcodePaths
     from agent_core.mcp.model import McpServerStatus
     from agent_core.sandbox.policy import SandboxPolicy
 
@@ -316,6 +317,11 @@ class Runtime(SessionFigures):
             before_compaction=lambda: self.hooks.compacting("auto", "", emit),
             choice=self.prompt_choice,
         )
+
+    @property
+    def paths(self) -> MewcodePaths:
+        """Where this session's MewCode home and project are."""
+        return self.opts.paths
 
     @property
     def memory(self) -> LongTermMemory:

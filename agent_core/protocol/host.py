@@ -306,6 +306,20 @@ class SessionHost:
                 await self._publish(queries.session_list(rt, op))
             case ops.QueryMemory():
                 await self._publish(queries.memory_report(rt, op))
+            case ops.RememberFact():
+                await self._publish(queries.remember_fact(rt, op))
+            case ops.ForgetFact():
+                await self._publish(queries.forget_fact(rt, op))
+            case ops.ListRules():
+                await self._publish(queries.rule_list(rt, op))
+            case ops.RemoveRule():
+                await self._publish(queries.remove_rule(rt, op))
+            case ops.QueryContext():
+                await self._publish(queries.context_report(rt, op))
+            case ops.QueryDiff():
+                await self._publish(await queries.diff_report(rt, op))
+            case ops.QueryCommands():
+                await self._publish(queries.command_list(rt, op))
             case ops.QuerySkills():
                 await self._publish(queries.skill_list(rt, op))
             case ops.QueryHooks():

@@ -7,13 +7,10 @@ agent_core.custom_commands reads and expands them (``mewcode -p`` uses it too).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from agent_core.custom_commands import CommandFile, expand_command, load_command_files
+from agent_core.command_text import expand_command
+from agent_core.custom_commands import CommandFile, load_command_files
 from mewcode_tui.commands.registry import CommandHost, SlashCommand
-
-if TYPE_CHECKING:
-    from agent_core.sandbox.policy import SandboxPolicy
 
 MAX_DIFF_CHARS = 60_000
 
@@ -31,41 +28,14 @@ commands), the layout of the main folders, and conventions a newcomer must follo
 short and factual; read the files you need first. If MEWCODE.md exists, improve it."""
 
 
-DIFF_ARGS = (
-    "diff",
-    "HEAD",
-    "--no-color",
-    "--no-ext-diff",
-    "--no-textconv",
-    "--ignore-submodules=all",
-)
-
-
-async def git_diff(cwd: Path, policy: SandboxPolicy) -> tuple[str | None, str]:
-    """(diff, problem): the working tree's changes against HEAD, or why there are none.
-
-    git runs contained, with every config-driven program off (agent_core.git).
-    """
-    from agent_core.git import GitNotContained, GitUnavailable, hidden_pathspecs, run_git
-
-    specs = hidden_pathspecs(policy, cwd)
-    try:
-        result = await run_git([*DIFF_ARGS, "--", *specs] if specs else DIFF_ARGS, cwd, policy)
-    except GitNotContained as exc:
-        return None, f"git cannot run contained here: {exc}"
-    except GitUnavailable as exc:
-        return None, str(exc)
-    if not result.ok:
-        return None, result.problem()
-    return result.text(), ""
-
-
 async def review(host: CommandHost, args: str) -> None:
     runtime = host.runtime
     if runtime is None:
         host.say("Still starting: try again in a moment.", "warning")
         return
-    diff, problem = await git_diff(host.paths.project, runtime.sandbox_policy)
+    from agent_core.git.working_diff import working_tree_diff
+
+    diff, problem = await working_tree_diff(host.paths.project, runtime.sandbox_policy)
     if diff is None:
         host.say(f"Cannot review: {problem}.", "warning")
         return

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from agent_core.custom_commands import parse_invocation
+from agent_core.command_text import parse_invocation
 
 if TYPE_CHECKING:
     from textual.app import App

@@ -5,13 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from agent_core.command_text import expand_command, parse_invocation
 from agent_core.config.paths import MewcodePaths
-from agent_core.custom_commands import (
-    command_folders,
-    expand_command,
-    load_command_files,
-    parse_invocation,
-)
+from agent_core.custom_commands import command_folders, load_command_files
 from mewcode_tui.commands import build_registry
 
 

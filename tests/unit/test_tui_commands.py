@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from agent_core.command_text import expand_command
 from agent_core.config.paths import MewcodePaths
-from agent_core.custom_commands import expand_command
 from mewcode_tui.commands import build_registry
 from mewcode_tui.commands.info import help_text
 from mewcode_tui.commands.prompts import load_custom_commands
