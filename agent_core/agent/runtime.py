@@ -64,6 +64,7 @@ from agent_core.tools.session_state import SessionToolState
 
 if TYPE_CHECKING:
     from agent_core.agent.session_api import RuntimeSession
+    from agent_core.config.paths import MewcodePaths
     from agent_core.mcp.model import McpServerStatus
     from agent_core.sandbox.policy import SandboxPolicy
 
@@ -318,6 +319,10 @@ class Runtime(SessionFigures):
         )
 
     @property
+    def paths(self) -> MewcodePaths:
+        return self.opts.paths
+
+    @property
     def memory(self) -> LongTermMemory:
         """This session's long-term memory (the one the Remember tool writes)."""
         memory = self._tool_state.memory
@@ -459,4 +464,4 @@ class Runtime(SessionFigures):
 if TYPE_CHECKING:
 
     def _conforms(runtime: Runtime) -> RuntimeSession:
-        return runtime  # mypy checks that Runtime implements the whole session interface
+        return runtime  # mypy checks that Runtime implements the host's and the TUI's view

@@ -18,16 +18,16 @@ from agent_core.protocol import ops
 from agent_core.session.listing import list_sessions
 
 if TYPE_CHECKING:
-    from agent_core.agent.runtime import Runtime
+    from agent_core.protocol.hosted import HostedRuntime
 
 
-def session_list(runtime: Runtime, op: ops.ListSessions) -> ev.SessionList:
+def session_list(runtime: HostedRuntime, op: ops.ListSessions) -> ev.SessionList:
     """This project's saved sessions, most recently modified first."""
     return ev.SessionList(
         op_id=op.id,
         sessions=[
             ev.SessionSummary(s.session_id, s.first_prompt, s.modified, s.message_count)
-            for s in list_sessions(runtime.opts.paths)
+            for s in list_sessions(runtime.paths)
         ],
     )
 
@@ -38,7 +38,7 @@ def _fact(fact: Fact) -> ev.FactInfo:
     return ev.FactInfo(fact.id, "project", fact.content, fact.expires_at)
 
 
-def memory_report(runtime: Runtime, op: ops.QueryMemory) -> ev.MemoryReport:
+def memory_report(runtime: HostedRuntime, op: ops.QueryMemory) -> ev.MemoryReport:
     """The memory files that load this session and the facts (matching ``op.search``)."""
     loaded = collect_memory(runtime.memory_reach())
     problems = list(loaded.notices)
@@ -62,7 +62,7 @@ def memory_report(runtime: Runtime, op: ops.QueryMemory) -> ev.MemoryReport:
     )
 
 
-def skill_list(runtime: Runtime, op: ops.QuerySkills) -> ev.SkillList:
+def skill_list(runtime: HostedRuntime, op: ops.QuerySkills) -> ev.SkillList:
     """The skills in force now, read from disk, with a line for each skipped one."""
     found = runtime.skills.load()
     skills = [
@@ -72,7 +72,7 @@ def skill_list(runtime: Runtime, op: ops.QuerySkills) -> ev.SkillList:
     return ev.SkillList(op_id=op.id, skills=skills, problems=list(found.warnings))
 
 
-def hook_list(runtime: Runtime, op: ops.QueryHooks) -> ev.HookList:
+def hook_list(runtime: HostedRuntime, op: ops.QueryHooks) -> ev.HookList:
     """The hooks this session runs, those waiting for trust, and what could not be read."""
     loaded = runtime.hooks.settings
     return ev.HookList(
@@ -83,5 +83,5 @@ def hook_list(runtime: Runtime, op: ops.QueryHooks) -> ev.HookList:
     )
 
 
-def mcp_list(runtime: Runtime, op: ops.QueryMcp) -> ev.McpServerList:
+def mcp_list(runtime: HostedRuntime, op: ops.QueryMcp) -> ev.McpServerList:
     return ev.McpServerList(op_id=op.id, servers=runtime.mcp_servers())
