@@ -320,7 +320,6 @@ class Runtime(SessionFigures):
 
     @property
     def paths(self) -> MewcodePaths:
-        """Where this session's MewCode home and project are."""
         return self.opts.paths
 
     @property
@@ -465,4 +464,4 @@ class Runtime(SessionFigures):
 if TYPE_CHECKING:
 
     def _conforms(runtime: Runtime) -> RuntimeSession:
-        return runtime  # mypy checks that Runtime implements the whole session interface
+        return runtime  # mypy checks that Runtime implements the host's and the TUI's view

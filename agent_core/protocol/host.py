@@ -18,7 +18,6 @@ from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 from agent_core import events as ev
-from agent_core.agent.runtime import Runtime
 from agent_core.channel import RendezvousChannel
 from agent_core.errors import ChannelClosed, MewCodeError
 from agent_core.hooks.remote import RemoteHook, RemoteHookFailed
@@ -26,6 +25,7 @@ from agent_core.llm.pricing import model_info
 from agent_core.mcp.model import McpServerStatus
 from agent_core.modes import MODES, Mode
 from agent_core.protocol import ops, queries
+from agent_core.protocol.hosted import HostedRuntime
 from agent_core.protocol.session import AgentSession, SessionEvent, SessionSnapshot, TurnFigures
 from agent_core.usage import Usage
 
@@ -56,10 +56,10 @@ class Refused(MewCodeError):
 
 
 class SessionHost:
-    """The ``AgentSession`` over one Runtime it owns (and closes)."""
+    """The ``AgentSession`` over one runtime it owns (and closes)."""
 
     def __init__(
-        self, runtime: Runtime, *, can_ask: bool = True, settle_tools: bool = True
+        self, runtime: HostedRuntime, *, can_ask: bool = True, settle_tools: bool = True
     ) -> None:
         self.runtime = runtime
         self.can_ask = can_ask  # False: asks become denials (no one answers, e.g. -p)

@@ -1,6 +1,6 @@
 """The answers to the query ops: read-only pictures of the session's parts, as events.
 
-Each takes the runtime (what ``QueriedRuntime`` names of it) and the op and returns
+Each takes the runtime (what ``HostedRuntime`` names of it) and the op and returns
 the result event, so a front end never builds memory stores, skill loaders, hook
 configurations or command loaders of its own to show them. The few ops that change
 something the user asked for (a fact, a rule) are answered here too; a refusal is a
@@ -10,7 +10,7 @@ something the user asked for (a fact, a rule) are answered here too; a refusal i
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from agent_core import events as ev
 from agent_core.errors import MewCodeError
@@ -18,51 +18,13 @@ from agent_core.protocol import ops
 
 if TYPE_CHECKING:
     from agent_core.config.paths import MewcodePaths
-    from agent_core.config.settings_model import RuleEntry
-    from agent_core.hooks.config import HookCommand, HookSettings
-    from agent_core.mcp.model import McpServerStatus
-    from agent_core.memory.files import MemoryReach
-    from agent_core.memory.long_term import LongTermMemory
+    from agent_core.hooks.config import HookCommand
     from agent_core.memory.recall import Fact
-    from agent_core.sandbox.policy import SandboxPolicy
+    from agent_core.protocol.hosted import HostedRuntime
     from agent_core.skills.loader import SkillLibrary
 
 USER_IMPORTANCE = 0.7  # written by the user: kept over facts the model stored for them
 COMMAND_LINE_SOURCES = ("cli", "--settings")  # rules no file holds: they end with the run
-
-
-class HookSource(Protocol):
-    @property
-    def settings(self) -> HookSettings: ...
-
-
-class QueriedRuntime(Protocol):
-    """What the queries read of a runtime (``Runtime`` has it; the TUI tests' fake too)."""
-
-    @property
-    def paths(self) -> MewcodePaths: ...
-
-    @property
-    def memory(self) -> LongTermMemory: ...
-
-    @property
-    def skills(self) -> SkillLibrary: ...
-
-    @property
-    def hooks(self) -> HookSource: ...
-
-    @property
-    def sandbox_policy(self) -> SandboxPolicy: ...
-
-    def memory_reach(self) -> MemoryReach: ...
-
-    def rules(self) -> list[RuleEntry]: ...
-
-    def remove_rule(self, entry: RuleEntry) -> bool: ...
-
-    def context_breakdown(self) -> dict[str, int]: ...
-
-    def mcp_servers(self) -> list[McpServerStatus]: ...
 
 
 # --- sessions ------------------------------------------------------------------------
@@ -81,7 +43,7 @@ def session_summaries(paths: MewcodePaths) -> list[ev.SessionSummary]:
     ]
 
 
-def session_list(runtime: QueriedRuntime, op: ops.ListSessions) -> ev.SessionList:
+def session_list(runtime: HostedRuntime, op: ops.ListSessions) -> ev.SessionList:
     return ev.SessionList(op_id=op.id, sessions=session_summaries(runtime.paths))
 
 
@@ -96,7 +58,7 @@ def _fact(fact: Fact) -> ev.FactInfo:
     return ev.FactInfo(fact.id, "project", fact.content, fact.expires_at)
 
 
-def memory_report(runtime: QueriedRuntime, op: ops.QueryMemory) -> ev.MemoryReport:
+def memory_report(runtime: HostedRuntime, op: ops.QueryMemory) -> ev.MemoryReport:
     """The memory files that load this session and the facts (matching ``op.search``)."""
     from agent_core.memory.files import collect_memory
     from agent_core.memory.store import MemoryUnavailable
@@ -124,7 +86,7 @@ def memory_report(runtime: QueriedRuntime, op: ops.QueryMemory) -> ev.MemoryRepo
     )
 
 
-def remember_fact(runtime: QueriedRuntime, op: ops.RememberFact) -> ev.FactRemembered:
+def remember_fact(runtime: HostedRuntime, op: ops.RememberFact) -> ev.FactRemembered:
     """Store the user's fact; a blank or overlong one, or memory that is off, is refused."""
     from agent_core.memory.store import MemoryUnavailable
 
@@ -139,7 +101,7 @@ def remember_fact(runtime: QueriedRuntime, op: ops.RememberFact) -> ev.FactRemem
     )
 
 
-def forget_fact(runtime: QueriedRuntime, op: ops.ForgetFact) -> ev.FactForgotten:
+def forget_fact(runtime: HostedRuntime, op: ops.ForgetFact) -> ev.FactForgotten:
     from agent_core.memory.store import MemoryUnavailable
 
     try:
@@ -152,11 +114,11 @@ def forget_fact(runtime: QueriedRuntime, op: ops.ForgetFact) -> ev.FactForgotten
 # --- permission rules ------------------------------------------------------------------
 
 
-def rule_list(runtime: QueriedRuntime, op: ops.ListRules) -> ev.RuleList:
+def rule_list(runtime: HostedRuntime, op: ops.ListRules) -> ev.RuleList:
     return ev.RuleList(op_id=op.id, rules=list(runtime.rules()))
 
 
-def remove_rule(runtime: QueriedRuntime, op: ops.RemoveRule) -> ev.RuleRemoved:
+def remove_rule(runtime: HostedRuntime, op: ops.RemoveRule) -> ev.RuleRemoved:
     """Remove the rule from its file or the session; a command-line rule is refused."""
     entry = op.rule
     if entry.source in COMMAND_LINE_SOURCES:
@@ -171,11 +133,11 @@ def remove_rule(runtime: QueriedRuntime, op: ops.RemoveRule) -> ev.RuleRemoved:
 # --- context, review ----------------------------------------------------------------------
 
 
-def context_report(runtime: QueriedRuntime, op: ops.QueryContext) -> ev.ContextReport:
+def context_report(runtime: HostedRuntime, op: ops.QueryContext) -> ev.ContextReport:
     return ev.ContextReport(op_id=op.id, breakdown=dict(runtime.context_breakdown()))
 
 
-async def diff_report(runtime: QueriedRuntime, op: ops.QueryDiff) -> ev.DiffReport:
+async def diff_report(runtime: HostedRuntime, op: ops.QueryDiff) -> ev.DiffReport:
     """The project's uncommitted diff, git run in a stricter copy of the session's sandbox."""
     from agent_core.git.working_diff import working_tree_diff
 
@@ -204,7 +166,7 @@ def custom_commands(paths: MewcodePaths, user_home: Path | None = None) -> ev.Co
     return ev.CommandList(op_id="", commands=commands, notices=list(found.notices))
 
 
-def command_list(runtime: QueriedRuntime, op: ops.QueryCommands) -> ev.CommandList:
+def command_list(runtime: HostedRuntime, op: ops.QueryCommands) -> ev.CommandList:
     listing = custom_commands(runtime.paths)
     return ev.CommandList(op_id=op.id, commands=listing.commands, notices=listing.notices)
 
@@ -222,7 +184,7 @@ def installed_skills(paths: MewcodePaths, library: SkillLibrary | None = None) -
     return ev.SkillList(op_id="", skills=skills, problems=list(found.warnings), folders=folders)
 
 
-def skill_list(runtime: QueriedRuntime, op: ops.QuerySkills) -> ev.SkillList:
+def skill_list(runtime: HostedRuntime, op: ops.QuerySkills) -> ev.SkillList:
     listing = installed_skills(runtime.paths, runtime.skills)
     return ev.SkillList(
         op_id=op.id, skills=listing.skills, problems=listing.problems, folders=listing.folders
@@ -241,7 +203,7 @@ def _hooks(hooks: list[HookCommand], project: Path) -> list[ev.HookInfo]:
     ]
 
 
-def hook_list(runtime: QueriedRuntime, op: ops.QueryHooks) -> ev.HookList:
+def hook_list(runtime: HostedRuntime, op: ops.QueryHooks) -> ev.HookList:
     """The hooks this session runs, those waiting for trust, and what could not be read."""
     loaded = runtime.hooks.settings
     project = runtime.paths.project
@@ -253,12 +215,5 @@ def hook_list(runtime: QueriedRuntime, op: ops.QueryHooks) -> ev.HookList:
     )
 
 
-def mcp_list(runtime: QueriedRuntime, op: ops.QueryMcp) -> ev.McpServerList:
+def mcp_list(runtime: HostedRuntime, op: ops.QueryMcp) -> ev.McpServerList:
     return ev.McpServerList(op_id=op.id, servers=runtime.mcp_servers())
-
-
-if TYPE_CHECKING:
-    from agent_core.agent.runtime import Runtime
-
-    def _conforms(runtime: Runtime) -> QueriedRuntime:
-        return runtime  # mypy checks that the Runtime answers every query

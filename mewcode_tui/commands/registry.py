@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from agent_core.agent.session_api import RuntimeSession
     from agent_core.config.paths import MewcodePaths
     from agent_core.config.settings import Settings
+    from mewcode_tui.session_client import SessionClient
     from mewcode_tui.transcript import Transcript
     from mewcode_tui.widgets.chat_log import ChatLog
     from mewcode_tui.widgets.status_bar import StatusBar
@@ -31,8 +32,14 @@ class CommandHost(Protocol):
     """The screen as commands see it."""
 
     @property
+    def session(self) -> SessionClient | None:
+        """The session (ops in, events out), or None while it starts."""
+        ...
+
+    @property
     def runtime(self) -> RuntimeSession | None:
-        """The session, or None while it starts."""
+        """The runtime itself, or None while it starts: leaves once every command uses
+        ``session``."""
         ...
 
     @property

@@ -376,7 +376,7 @@ class MainScreen(SessionOpeningScreen):
     async def on_unmount(self) -> None:
         if self.runtime is not None:
             try:
-                await self.runtime.close()
+                await self.close_session()
             except Exception:
                 log.exception("closing the session failed")
 

@@ -32,10 +32,13 @@ from mewcode_tui.widgets.status_bar import short_path
 
 if TYPE_CHECKING:
     from agent_core.agent.session_api import RuntimeSession
+    from agent_core.events import Event
     from agent_core.llm.base import Provider
+    from agent_core.protocol.host import SessionHost
     from mewcode_tui.commands.registry import CommandRegistry
     from mewcode_tui.completion import FileIndex
     from mewcode_tui.screens.setup import SetupChoice
+    from mewcode_tui.session_client import SessionClient
     from mewcode_tui.widgets.chat_log import ChatLog
     from mewcode_tui.widgets.status_bar import StatusBar
 
@@ -69,6 +72,8 @@ class SessionOpeningScreen(Screen):
         self.provider = provider
         self.opener = opener or self._open_runtime
         self.runtime: RuntimeSession | None = None
+        self.host: SessionHost | None = None  # owns the runtime once it is open
+        self.session: SessionClient | None = None  # the host as the screen and commands use it
         self.mode = options.mode
         self._registry: CommandRegistry | None = None
         self._files: FileIndex | None = None
@@ -178,11 +183,11 @@ class SessionOpeningScreen(Screen):
             self.say(f"Cannot start: {type(exc).__name__}: {exc}", "error")
             return
         self.runtime = runtime
+        self.open_session(runtime)
         if refusal := runtime.mode_refusal(self.mode):  # chosen before the session opened
             self.say(f"Mode default: {refusal}", "error")
             self.mode = self.status.mode = "default"
         runtime.set_mode(self.mode)
-        runtime.watch_mcp(self.mcp_changed)  # servers connect after the first frame
         self.status.phase = "idle"
         self.refresh_status()
         self._registry = self.load_commands()  # after the first frame: skills are read from disk
@@ -206,6 +211,36 @@ class SessionOpeningScreen(Screen):
             gc.collect()
             gc.freeze()
         self.post_message(self.SessionOpened())  # the main screen sends queued prompts
+
+    def open_session(self, runtime: RuntimeSession) -> None:
+        """Host the runtime and read its events in a worker for the session's life."""
+        from agent_core.protocol.host import SessionHost
+        from mewcode_tui.session_client import SessionClient
+
+        # The first frame does not wait for MCP servers: they connect in the background.
+        self.host = SessionHost(runtime, settle_tools=False)
+        self.host.start()
+        self.session = SessionClient(self.host, self.session_event)
+        self.run_worker(self.session.run(), group="session-events")
+
+    async def session_event(self, event: Event) -> None:
+        """News from the session between turns (a turn's own events go to the presenter)."""
+        from agent_core import events as ev
+
+        match event:
+            case ev.ModeChanged():
+                self.mode = self.status.mode = event.mode
+            case ev.McpServerChanged():
+                self.mcp_changed()
+            case _:
+                pass
+
+    async def close_session(self) -> None:
+        """Close the host (and with it the runtime)."""
+        if self.host is not None:
+            await self.host.close()
+        elif self.runtime is not None:
+            await self.runtime.close()
 
     @work(group="warm")
     async def warm_provider(self) -> None:

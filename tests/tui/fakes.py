@@ -11,22 +11,27 @@ import asyncio
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from agent_core import events as ev
 from agent_core.agent.loop import TurnStats
 from agent_core.agent.session_api import RuntimeSession
 from agent_core.channel import RendezvousChannel
+from agent_core.config.paths import MewcodePaths
 from agent_core.config.settings import RuleEntry, Settings
 from agent_core.context.manager import CompactionOutcome
 from agent_core.errors import MewCodeError
+from agent_core.hooks.session_hooks import SessionHooks
 from agent_core.llm.base import ChatRequest, Provider, StreamEvent
 from agent_core.mcp.model import McpServerStatus
+from agent_core.memory.files import MemoryReach, session_reach
+from agent_core.memory.long_term import LongTermMemory
 from agent_core.messages import Message
 from agent_core.sandbox.policy import sandbox_policy
 from agent_core.sandbox.session import unsandboxed_bypass_error
 from agent_core.sandbox.status import SandboxStatus
 from agent_core.session.loader import SavedViews
+from agent_core.skills.loader import SkillLibrary
 from agent_core.usage import Usage
 
 Send = Callable[[ev.Event], Awaitable[None]]
@@ -46,7 +51,11 @@ class FakeProvider:
 
 
 class FakeRuntime:
-    """The ``RuntimeSession`` the TUI uses, driven by one script per turn."""
+    """The ``RuntimeSession`` the TUI uses, driven by one script per turn.
+
+    It runs under a real ``SessionHost`` (the TUI's seam); memory, skills and hooks are
+    the real kinds over this folder and ``MEWCODE_HOME``, so the host's queries answer.
+    """
 
     def __init__(
         self, cwd: Path, scripts: list[Script] | None = None, history: list[Message] | None = None
@@ -74,6 +83,11 @@ class FakeRuntime:
         self.sandbox = SandboxStatus("bubblewrap", True)
         home = Path(os.environ.get("MEWCODE_HOME", cwd / ".mewcode-home"))
         self.sandbox_policy = sandbox_policy(cwd, [], cwd, Path.home(), home)
+        self.paths = MewcodePaths(home=home, project=cwd)
+        self.memory = LongTermMemory(self.paths)
+        self.skills = SkillLibrary.for_session(self.paths)
+        self.hooks = SessionHooks.load(self.paths, Settings(), dict, ())
+        self.forks: list[str | None] = []
         self.last_stats = TurnStats()
         self.compactions: list[str] = []
         self.waiting: dict[str, ev.ApprovalTicket] = {}
@@ -83,7 +97,7 @@ class FakeRuntime:
         self.mcp_reconnects: list[str] = []
         self._mcp_watchers: list[Callable[[], None]] = []
         self._mode_watchers: list[Callable[[str], None]] = []
-        self.opened_as = "new"
+        self.opened_as: Literal["new", "resumed"] = "new"
 
     @property
     def running(self) -> bool:
@@ -116,6 +130,9 @@ class FakeRuntime:
         self.mcp = list(statuses)
         for callback in self._mcp_watchers:
             callback()
+
+    def memory_reach(self) -> MemoryReach:
+        return session_reach(self.paths, self.cwd, [], self.sandbox_policy.hidden)
 
     def mode_refusal(self, mode: str) -> MewCodeError | None:
         return unsandboxed_bypass_error(mode, Settings(), self.sandbox)
@@ -183,7 +200,7 @@ class FakeRuntime:
         events: RendezvousChannel[ev.Event] | None = None,
         *,
         can_ask: bool = True,
-        turn_id: str = "t",
+        turn_id: str | None = None,
     ) -> ev.TurnCompleted:
         assert events is not None, "the TUI always passes a channel"
         self.prompts.append(text)
@@ -198,7 +215,11 @@ class FakeRuntime:
                 raise
             reason = "cancelled"
         done = ev.TurnCompleted(
-            turn_id=turn_id, stop_reason=reason, final_text="", iterations=1, usage=self.usage
+            turn_id=turn_id or "t",
+            stop_reason=reason,
+            final_text="",
+            iterations=1,
+            usage=self.usage,
         )
         await events.send(ev.Status(phase="idle"))
         await events.send(done)
@@ -211,6 +232,9 @@ class FakeRuntime:
     async def new_session(self) -> None:
         self.new_sessions += 1
         self.history = []
+
+    async def fork(self, session_id: str | None = None) -> None:
+        self.forks.append(session_id)
 
     async def close(self) -> None:
         self.closed = True
