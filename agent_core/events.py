@@ -16,7 +16,7 @@ import msgspec
 
 from agent_core.config.settings_model import RuleEntry as RuleEntry  # re-exported: rules.list
 from agent_core.decision import Decision as Decision  # re-exported: events name it
-from agent_core.mcp.model import McpServerStatus
+from agent_core.mcp.model import McpServerStatus as McpServerStatus  # re-exported: mcp.*
 from agent_core.usage import Usage
 
 Layer = Literal["blacklist", "sandbox", "rules", "mode", "user", "hook", "session"]
@@ -144,10 +144,14 @@ class UsageUpdate(_Event, tag="usage"):
 
 
 class Compaction(_Event, tag="compaction"):
+    """The history got smaller; a summary asked for with a ``compact`` op carries its id."""
+
     layer: Literal["spill", "summary"]
     tokens_before: int
     tokens_after: int
     note: str = ""
+    summarised_messages: int = 0
+    op_id: str = ""
 
 
 class Status(_Event, tag="status"):
@@ -269,8 +273,9 @@ class MemoryReport(_Event, tag="memory.report"):
     files: list[MemoryFileInfo]
     facts: list[FactInfo]
     search: str = ""
-    problems: list[str] = []
+    problems: list[str] = []  # why the facts could not be read (memory off...)
     store: str = ""  # the facts' file (MEWCODE_HOME/memory.db)
+    skipped: list[str] = []  # imports of the memory files not followed, and why
 
 
 class FactRemembered(_Event, tag="memory.remembered"):

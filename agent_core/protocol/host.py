@@ -21,6 +21,7 @@ from agent_core import events as ev
 from agent_core.channel import RendezvousChannel
 from agent_core.errors import ChannelClosed, MewCodeError
 from agent_core.hooks.remote import RemoteHook, RemoteHookFailed
+from agent_core.llm.catalog import split_provider
 from agent_core.llm.pricing import model_info
 from agent_core.mcp.model import McpServerStatus
 from agent_core.modes import MODES, Mode
@@ -150,6 +151,9 @@ class SessionHost:
                 api_ms=int(stats.api_seconds * 1000),
                 denials=list(stats.denials),
             ),
+            session_path=str(rt.session_path),
+            messages=len(rt.history),
+            problems=[*rt.settings_problems, *rt.load_warnings],
         )
 
     async def close(self) -> None:
@@ -280,7 +284,10 @@ class SessionHost:
                 rt.set_mode(op.mode)  # the watcher tells ModeChanged
                 await self._done(op)
             case ops.SetModel():
-                await rt.switch_model(op.model, op.provider)
+                provider, name = (op.provider, op.model)
+                if provider is None:  # "openai:gpt-4o" names both
+                    provider, name = split_provider(op.model)
+                await rt.switch_model(name, provider)
                 model = rt.provider.model
                 await self._publish(
                     ev.ModelChanged(
@@ -387,15 +394,18 @@ class SessionHost:
         outcome = await self.runtime.compact(op.instructions)
         if outcome.warning:
             await self._publish(ev.Notice(level="warning", message=outcome.warning))
-        if outcome.compacted:
-            await self._publish(
-                ev.Compaction(
-                    layer="summary",
-                    tokens_before=outcome.tokens_before,
-                    tokens_after=outcome.tokens_after,
-                )
+        if not outcome.compacted:
+            await self._done(op)  # the notice said why
+            return
+        await self._publish(
+            ev.Compaction(
+                layer="summary",
+                tokens_before=outcome.tokens_before,
+                tokens_after=outcome.tokens_after,
+                summarised_messages=outcome.summarised_messages,
+                op_id=op.id,
             )
-        await self._done(op)
+        )
 
     async def _opened(self, op: ops.Op, how: str, source: str = "") -> None:
         rt = self.runtime

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from agent_core.mcp.model import McpServerStatus
     from agent_core.memory.files import MemoryReach
     from agent_core.memory.long_term import LongTermMemory
+    from agent_core.messages import Message
     from agent_core.sandbox.policy import SandboxPolicy
     from agent_core.sandbox.status import SandboxStatus
     from agent_core.skills.loader import SkillLibrary
@@ -47,6 +48,14 @@ class HostedRuntime(Protocol):
 
     @property
     def paths(self) -> MewcodePaths: ...
+
+    @property
+    def session_path(self) -> Path:
+        """The session's file."""
+        ...
+
+    @property
+    def history(self) -> Sequence[Message]: ...
 
     @property
     def mode(self) -> str: ...

@@ -64,7 +64,7 @@ def memory_report(runtime: HostedRuntime, op: ops.QueryMemory) -> ev.MemoryRepor
     from agent_core.memory.store import MemoryUnavailable
 
     loaded = collect_memory(runtime.memory_reach())
-    problems = list(loaded.notices)
+    problems: list[str] = []
     memory = runtime.memory
     facts: list[Fact] = []
     try:
@@ -83,6 +83,7 @@ def memory_report(runtime: HostedRuntime, op: ops.QueryMemory) -> ev.MemoryRepor
         search=op.search,
         problems=problems,
         store=str(memory.store.path),
+        skipped=list(loaded.notices),
     )
 
 

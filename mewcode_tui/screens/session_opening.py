@@ -84,13 +84,31 @@ class SessionOpeningScreen(Screen):
         return await open_runtime(options, provider, self._env)
 
     def load_commands(self) -> CommandRegistry:
-        """Built-in, custom and skill commands as on disk now; the status bar counts skills."""
+        """Built-in, custom and skill commands as on disk now, before the session answers
+        (completion at start-up); the status bar counts skills."""
+        from agent_core.protocol.queries import custom_commands, installed_skills
         from mewcode_tui.commands import build_registry
-        from mewcode_tui.commands.skills import skill_commands
 
-        skills = skill_commands(self.paths)
-        self.status.skills = len(skills)
-        return build_registry(self.paths, skills)
+        skills = installed_skills(self.paths)
+        self.status.skills = len(skills.skills)
+        return build_registry(custom_commands(self.paths), skills)
+
+    async def load_session_commands(self) -> CommandRegistry:
+        """The commands as the open session lists them; the status bar counts skills."""
+        from mewcode_tui.commands import session_registry
+
+        assert self.session is not None
+        registry = await session_registry(self.session)
+        self.status.skills = registry.skills
+        return registry
+
+    async def show_history(self) -> None:
+        """Show the runtime's conversation in place of the chat pane's (after a resume)."""
+        assert self.runtime is not None
+        restored = transcript_from_history(self.runtime.history, self.runtime.saved_views)
+        self.transcript.clear()
+        self.transcript.prepend(restored)
+        await self.chat.reload()
 
     def say_command_notices(self, registry: CommandRegistry) -> None:
         """What the custom command files did not get, said once a session."""
@@ -190,7 +208,7 @@ class SessionOpeningScreen(Screen):
         runtime.set_mode(self.mode)
         self.status.phase = "idle"
         self.refresh_status()
-        self._registry = self.load_commands()  # after the first frame: skills are read from disk
+        self._registry = await self.load_session_commands()  # after the first frame
         self.say_command_notices(self._registry)
         runtime.start_mcp()  # after the first frame: servers connect in the background
         if runtime.history:
