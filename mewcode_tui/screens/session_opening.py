@@ -76,6 +76,7 @@ class SessionOpeningScreen(Screen):
         self.session: SessionClient | None = None  # the host as the screen and commands use it
         self.mode = options.mode
         self._registry: CommandRegistry | None = None
+        self._open_told = False  # the session's stream has told its opening
         self._files: FileIndex | None = None
         self._env: dict[str, str] | None = None  # the environment with a key from setup
 
@@ -250,6 +251,12 @@ class SessionOpeningScreen(Screen):
                 self.mode = self.status.mode = event.mode
             case ev.McpServerChanged():
                 self.mcp_changed()
+            case ev.SessionOpened(op_id=""):
+                self._open_told = True
+            case ev.Notice() if self._open_told:
+                # After the opening (whose notices start_session says): what a resume
+                # found wrong, why a compaction did not happen.
+                self.say(event.message, "warning" if event.level == "warning" else "info")
             case _:
                 pass
 

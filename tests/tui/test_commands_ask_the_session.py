@@ -63,3 +63,24 @@ async def test_commands_typed_while_the_session_opens_say_it_is_starting(options
         await session_started(pilot, app)
         await run(pilot, screen, "/hooks")
         assert notices(screen)[-1].startswith("No hooks configured.")
+
+
+class UnsummarisedRuntime(FakeRuntime):
+    """A compaction that leaves the history as it was, and says why."""
+
+    async def compact(self, instructions: str = ""):
+        from agent_core.context.manager import CompactionOutcome
+
+        return CompactionOutcome(
+            list(self.history), 5, 5, compacted=False, warning="the summary came back empty"
+        )
+
+
+async def test_a_compaction_that_did_not_happen_says_why_and_no_figures(make_app, project):
+    app = make_app(UnsummarisedRuntime(project))
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await session_started(pilot, app)
+        await run(pilot, screen, "/compact")
+        await wait_until(pilot, lambda: "the summary came back empty" in notices(screen))
+        await wait_until(pilot, lambda: not screen.turn_active)
+        assert not any(n.startswith("Compacted:") for n in notices(screen))
