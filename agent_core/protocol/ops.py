@@ -9,16 +9,16 @@ a class here, its place in ``AnyOp`` and a case in ``SessionHost``'s dispatch
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
 from agent_core.events import ApprovalAnswer
+from agent_core.events import PlanChoice as PlanChoice
 from agent_core.hooks.remote import RemoteHook
 from agent_core.modes import Mode
 
 Decision = ApprovalAnswer  # allow_once | allow_session | allow_always | deny
-PlanChoice = Literal["accept_edits", "default", "keep_planning"]
 
 
 class Op(msgspec.Struct, tag_field="op", kw_only=True):

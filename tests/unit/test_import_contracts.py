@@ -35,7 +35,7 @@ SEEDED_VIOLATIONS = {
         ("mewcode_tui.widgets.prompt_input", "mewcode_tui.commands"),
     ],
     "provider SDKs only from agent_core.llm": [
-        ("mewcode_tui.screens.session_opening", "anthropic"),
+        ("mewcode_tui.session_starter", "anthropic"),
         ("agent_core.agent.runtime", "openai"),
     ],
 }
