@@ -2,14 +2,13 @@
 
 Each event is a msgspec Struct tagged by ``type``. Turn events come from the
 loop; session events (opened, mode and model changes, MCP states, refused ops,
-query results) come from the session host. ``ApprovalRequested`` also carries
-an ``ApprovalTicket``: the consumer answers through it and the agent awaits the
-answer. Tickets are dropped when events are encoded to JSON.
+query results) come from the session host. An ``ApprovalRequested`` is answered
+by id through the session (an ``approval_reply`` or ``plan_reply`` op); the
+runtime keeps the request's ticket itself.
 """
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any, Literal
 
 import msgspec
@@ -21,31 +20,23 @@ from agent_core.usage import Usage
 
 Layer = Literal["blacklist", "sandbox", "rules", "mode", "user", "hook", "session"]
 ApprovalAnswer = Literal["allow_once", "allow_session", "allow_always", "deny"]
+PlanChoice = Literal["accept_edits", "default", "keep_planning"]
 StopReason = Literal["end_turn", "max_iterations", "hallucinated_tools", "cancelled", "error"]
 Phase = Literal["thinking", "streaming", "tool", "approval", "idle"]
 
 
 class ApprovalReply(msgspec.Struct, frozen=True):
+    """A tool call's answer: run it (once, for the session, always) or not, and why."""
+
     answer: ApprovalAnswer
     feedback: str = ""
 
 
-class ApprovalTicket:
-    """The means to answer an approval request; the agent awaits ``wait()``."""
+class PlanAnswer(msgspec.Struct, frozen=True):
+    """A plan's answer: leave plan mode into acceptEdits or default, or keep planning."""
 
-    def __init__(self) -> None:
-        self._future: asyncio.Future[ApprovalReply] = asyncio.get_running_loop().create_future()
-
-    def answer(self, answer: ApprovalAnswer, feedback: str = "") -> None:
-        if not self._future.done():
-            self._future.set_result(ApprovalReply(answer, feedback))
-
-    @property
-    def answered(self) -> bool:
-        return self._future.done()
-
-    async def wait(self) -> ApprovalReply:
-        return await self._future
+    choice: PlanChoice
+    feedback: str = ""  # with keep_planning, what to change
 
 
 class _Event(msgspec.Struct, tag_field="type", kw_only=True, omit_defaults=False):
@@ -109,7 +100,6 @@ class ApprovalRequested(_Event, tag="approval.requested"):
     suggested_rules: list[str]
     diff: str | None = None
     kind: Literal["tool", "plan"] = "tool"
-    ticket: Any = None  # ApprovalTicket; never encoded
 
 
 class ToolResult(_Event, tag="tool.result"):
@@ -427,21 +417,13 @@ Event = (
 )
 
 
-def _enc_hook(obj: Any) -> Any:
-    if isinstance(obj, ApprovalTicket):
-        return None
-    raise NotImplementedError(f"cannot encode {type(obj).__name__}")
-
-
-_encoder = msgspec.json.Encoder(enc_hook=_enc_hook)
+_encoder = msgspec.json.Encoder()
 
 
 def encode_event(event: Event) -> bytes:
-    """JSON bytes for an event (approval tickets are left out)."""
+    """JSON bytes for an event."""
     return _encoder.encode(event)
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
-    data = msgspec.json.decode(encode_event(event))
-    data.pop("ticket", None)
-    return data
+    return msgspec.json.decode(encode_event(event))

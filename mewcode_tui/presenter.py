@@ -275,6 +275,8 @@ class TurnPresenter:
         self.host.mode_changed(event.mode)
 
     async def on_compaction(self, event: ev.Compaction) -> None:
+        if event.op_id:
+            return  # the answer to /compact: the command that asked says it, with its figures
         note = f" {event.note}" if event.note else ""
         await self.say(
             "info",

@@ -92,6 +92,10 @@ class SessionClient:
     def snapshot(self) -> SessionSnapshot:
         return self._session.snapshot()
 
+    def awaits(self, op_id: str) -> bool:
+        """A ``request`` waits for this op's answer (its refusal is the caller's to tell)."""
+        return op_id in self._waiting
+
     def _end(self, reason: MewCodeError) -> None:
         """The stream is over: every request still waiting fails rather than hangs."""
         self._ended = reason

@@ -313,6 +313,8 @@ class ToolExecutor:
             suggested_rules=list(verdict.suggested_rules),
             diff=diff,
         )
+        if not isinstance(reply, ev.ApprovalReply):  # the ticket takes only its kind
+            return "deny", ""
         return reply.answer, reply.feedback
 
     async def _wait_for_human(
@@ -325,11 +327,11 @@ class ToolExecutor:
         suggested_rules: list[str],
         diff: str | None = None,
         kind: Literal["tool", "plan"] = "tool",
-    ) -> ev.ApprovalReply:
-        """Ask the front end about ``call`` and wait for the answer (by ticket or by id)."""
+    ) -> ev.ApprovalReply | ev.PlanAnswer:
+        """Ask the front end about ``call``; wait for its answer by approval id."""
         if self.env.hooks is not None:
             await self.env.hooks.approval_needed(call)
-        approval_id, ticket = self.env.approvals.open()
+        approval_id, ticket = self.env.approvals.open(kind)
         try:
             await self.env.emit(ev.Status(phase="approval", detail=detail))
             await self.env.emit(
@@ -343,7 +345,6 @@ class ToolExecutor:
                     suggested_rules=suggested_rules,
                     diff=diff,
                     kind=kind,
-                    ticket=ticket,
                 )
             )
             return await ticket.wait()
@@ -366,7 +367,7 @@ class ToolExecutor:
             suggested_rules=[],
             kind="plan",
         )
-        if reply.answer == "deny":
+        if not isinstance(reply, ev.PlanAnswer) or reply.choice == "keep_planning":
             note = f" Their feedback: {reply.feedback}" if reply.feedback else ""
             await env.emit(
                 ev.PermissionDecision(
@@ -377,7 +378,7 @@ class ToolExecutor:
                 )
             )
             return _error(call, "The user did not approve the plan; keep planning." + note)
-        mode = "acceptEdits" if reply.answer == "allow_session" else "default"
+        mode = "acceptEdits" if reply.choice == "accept_edits" else "default"
         await env.emit(
             ev.PermissionDecision(
                 call_id=call.id,

@@ -370,8 +370,9 @@ class Runtime(SessionFigures):
         info = model_info(new.model)
         self.context.resize(info.context_window, self.settings.limits.max_output_tokens)
 
-    def answer_approval(self, approval_id: str, reply: ev.ApprovalReply) -> bool:
-        """Answer a waiting approval request; False when none waits under that id."""
+    def answer_approval(self, approval_id: str, reply: ev.ApprovalReply | ev.PlanAnswer) -> bool:
+        """Answer a waiting approval (a tool call's or a plan's); False when none of that
+        kind waits under the id."""
         return self.approvals.answer(approval_id, reply)
 
     def cancel(self) -> None:

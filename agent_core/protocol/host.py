@@ -33,13 +33,6 @@ from agent_core.usage import Usage
 log = logging.getLogger("mewcode.protocol")
 _op_ids = itertools.count(1)
 
-# A plan approval is answered through the ticket the tool approvals use; this is the
-# one place that knows which answer means which mode.
-_PLAN_ANSWERS: dict[ops.PlanChoice, ev.ApprovalAnswer] = {
-    "accept_edits": "allow_session",
-    "default": "allow_once",
-    "keep_planning": "deny",
-}
 # Ops that change the session under a turn: refused while one runs.
 _IDLE_ONLY = (
     ops.UserTurn,
@@ -277,9 +270,7 @@ class SessionHost:
             case ops.ApprovalReply():
                 await self._answer(op, "tool", ev.ApprovalReply(op.decision, op.feedback))
             case ops.PlanReply():
-                await self._answer(
-                    op, "plan", ev.ApprovalReply(_PLAN_ANSWERS[op.choice], op.feedback)
-                )
+                await self._answer(op, "plan", ev.PlanAnswer(op.choice, op.feedback))
             case ops.SetMode():
                 rt.set_mode(op.mode)  # the watcher tells ModeChanged
                 await self._done(op)
@@ -352,7 +343,7 @@ class SessionHost:
             case _:
                 raise Refused(f"unknown op {ops.op_tag(op)!r}")
 
-    async def _answer(self, op: ops.Op, kind: str, reply: ev.ApprovalReply) -> None:
+    async def _answer(self, op: ops.Op, kind: str, reply: ev.ApprovalReply | ev.PlanAnswer) -> None:
         approval_id = op.approval_id  # type: ignore[attr-defined]
         waiting = self._approvals.get(approval_id)
         if waiting is None:

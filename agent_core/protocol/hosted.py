@@ -162,8 +162,9 @@ class HostedRuntime(Protocol):
         """Run one user turn; its events (approvals included) go to ``events``."""
         ...
 
-    def answer_approval(self, approval_id: str, reply: ev.ApprovalReply) -> bool:
-        """Answer the waiting approval with this id; False when none waits under it."""
+    def answer_approval(self, approval_id: str, reply: ev.ApprovalReply | ev.PlanAnswer) -> bool:
+        """Answer the waiting approval with this id (a tool call's or a plan's); False
+        when none of that kind waits under it."""
         ...
 
     def cancel(self) -> None:

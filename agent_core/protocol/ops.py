@@ -14,11 +14,11 @@ from typing import Any, Literal
 import msgspec
 
 from agent_core.events import ApprovalAnswer, RuleEntry
+from agent_core.events import PlanChoice as PlanChoice
 from agent_core.hooks.remote import RemoteHook
 from agent_core.modes import Mode
 
 Decision = ApprovalAnswer  # allow_once | allow_session | allow_always | deny
-PlanChoice = Literal["accept_edits", "default", "keep_planning"]
 
 
 class Op(msgspec.Struct, tag_field="op", kw_only=True):

@@ -70,7 +70,9 @@ class CommandHost(Protocol):
     async def send_prompt(self, prompt: str, shown: str | None = None) -> None:
         """Start a turn with ``prompt``; ``shown`` is what the chat displays instead."""
 
-    def set_mode(self, mode: str) -> bool: ...
+    async def set_mode(self, mode: str) -> bool:
+        """Ask the session for ``mode``; False (the refusal said) when it is refused."""
+        ...
 
     async def clear_conversation(self) -> None: ...
 

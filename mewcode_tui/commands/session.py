@@ -35,7 +35,7 @@ async def model(host: CommandHost, args: str) -> None:
     host.say(f"Now using {switched.model} ({switched.provider}).")
 
 
-def mode(host: CommandHost, args: str) -> None:
+async def mode(host: CommandHost, args: str) -> None:
     if not args:
         current = host.session.snapshot().mode if host.session is not None else "default"
         host.say(f"Mode {current}. Choose one of: {', '.join(MODES)} (or Shift+Tab).")
@@ -44,12 +44,13 @@ def mode(host: CommandHost, args: str) -> None:
     if wanted is None:
         host.say(f"Unknown mode {args!r}; choose one of: {', '.join(MODES)}.", "warning")
         return
-    if host.set_mode(wanted):
+    if await host.set_mode(wanted):
         host.say(f"Mode {wanted}.")
 
 
 async def plan(host: CommandHost, args: str) -> None:
-    host.set_mode("plan")
+    if not await host.set_mode("plan"):
+        return
     if args:
         await host.send_prompt(args)
     else:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from agent_core import events as ev
+from agent_core.agent.approvals import Answer, ApprovalTicket
 from agent_core.agent.loop import TurnStats
 from agent_core.agent.session_api import RuntimeSession
 from agent_core.channel import RendezvousChannel
@@ -75,7 +76,7 @@ class FakeRuntime:
         self.saved_views = SavedViews()
         self.settings_problems: list[str] = []
         self.prompts: list[str] = []
-        self.replies: list[ev.ApprovalReply] = []
+        self.replies: list[Answer] = []  # each approval's answer, tool call's or plan's
         self.saved_rules = [RuleEntry("Bash(git:*)", "allow", "/home/u/.mewcode/settings.yaml")]
         self.session_rules = [RuleEntry("Edit", "allow", "session")]
         self.new_sessions = 0
@@ -90,7 +91,7 @@ class FakeRuntime:
         self.forks: list[str | None] = []
         self.last_stats = TurnStats()
         self.compactions: list[str] = []
-        self.waiting: dict[str, ev.ApprovalTicket] = {}
+        self.waiting: dict[str, ApprovalTicket] = {}
         self._task: asyncio.Task | None = None
         self.mcp: list[McpServerStatus] = []  # what mcp_servers() shows; tests set it
         self.mcp_started = 0
@@ -174,10 +175,9 @@ class FakeRuntime:
                 return True
         return False
 
-    async def ask(self, send: Send, request: ev.ApprovalRequested) -> ev.ApprovalReply:
-        """Send an approval request and block until the UI answers its ticket."""
-        ticket = ev.ApprovalTicket()
-        request.ticket = ticket
+    async def ask(self, send: Send, request: ev.ApprovalRequested) -> Answer:
+        """Send an approval request and block until it is answered by id, as the runtime does."""
+        ticket = ApprovalTicket(request.kind)
         self.waiting[request.approval_id] = ticket
         try:
             await send(request)
@@ -187,12 +187,9 @@ class FakeRuntime:
         self.replies.append(reply)
         return reply
 
-    def answer_approval(self, approval_id: str, reply: ev.ApprovalReply) -> bool:
+    def answer_approval(self, approval_id: str, reply: Answer) -> bool:
         ticket = self.waiting.get(approval_id)
-        if ticket is None or ticket.answered:
-            return False
-        ticket.answer(reply.answer, reply.feedback)
-        return True
+        return ticket is not None and ticket.answer(reply)
 
     async def run_turn(
         self,

@@ -41,7 +41,7 @@ SEEDED_VIOLATIONS = {
         ("mewcode_tui.commands", "agent_core.custom_commands"),
     ],
     "provider SDKs only from agent_core.llm": [
-        ("mewcode_tui.screens.session_opening", "anthropic"),
+        ("mewcode_tui.session_starter", "anthropic"),
         ("agent_core.agent.runtime", "openai"),
     ],
 }
