@@ -6,17 +6,16 @@ Folders, lowest precedence first (a later one wins a name): ``~/.claude/commands
 subfolder is namespaced: ``frontend/component.md`` is ``/frontend:component``.
 Front matter may give ``description`` and ``argument-hint``; ``allowed-tools`` and
 ``model`` are not supported (the command runs with the session's permissions and
-model, and the user is told). In the body ``$ARGUMENTS`` is what follows the command
-and ``$1``..``$9`` its words; ``!`cmd``` lines are not run (told once); ``@file``
-stays in the prompt, which attaches it through the Read permission as typed mentions.
-Used by the TUI and by ``mewcode -p``; no UI here.
+model, and the user is told). Expanding a body (``$ARGUMENTS``, ``$1``..``$9``) is pure
+text, in agent_core/command_text.py; ``@file`` stays in the prompt, which attaches it
+through the Read permission as typed mentions. The session answers ``QueryCommands``
+from here (agent_core/protocol/queries.py); no UI here.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import shlex
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,8 +23,6 @@ from pathlib import Path
 import yaml
 
 _PART = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
-_POSITIONAL = re.compile(r"\$([1-9])(?![0-9])")
-_BANG_LINE = re.compile(r"^\s*!`[^`]+`", re.MULTILINE)
 UNSUPPORTED_KEYS = ("allowed-tools", "model")
 MAX_FILE_BYTES = 100_000
 
@@ -149,37 +146,3 @@ def load_command_files(folders: list[Path]) -> CommandFiles:
                 "session's permissions and model"
             )
     return found
-
-
-def _words(args: str) -> list[str]:
-    try:
-        return shlex.split(args)
-    except ValueError:  # an unclosed quote: plain words
-        return args.split()
-
-
-def expand_command(body: str, args: str) -> tuple[str, list[str]]:
-    """The prompt for ``body`` called with ``args``, and notices (``!`` lines not run)."""
-    notices: list[str] = []
-    if _BANG_LINE.search(body):
-        notices.append("its !`command` lines are not run; they reach the model as text")
-    words = _words(args)
-    has_slot = "$ARGUMENTS" in body or _POSITIONAL.search(body)
-    text = body.replace("$ARGUMENTS", args)
-    text = _POSITIONAL.sub(
-        lambda m: words[int(m.group(1)) - 1] if int(m.group(1)) <= len(words) else "", text
-    )
-    if not has_slot and args:
-        text = f"{text.rstrip()}\n\n{args}"
-    return text, notices
-
-
-def parse_invocation(text: str) -> tuple[str, str] | None:
-    """'/name rest' -> ('name', 'rest'); None when ``text`` is not a command."""
-    stripped = text.strip()
-    if not stripped.startswith("/") or stripped.startswith("//"):
-        return None
-    head, _, args = stripped[1:].partition(" ")
-    if not head or "/" in head:
-        return None  # '/usr/bin/x' is a path, not a command
-    return head.lower(), args.strip()

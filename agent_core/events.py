@@ -2,26 +2,26 @@
 
 Each event is a msgspec Struct tagged by ``type``. Turn events come from the
 loop; session events (opened, mode and model changes, MCP states, refused ops,
-query results) come from the session host. ``ApprovalRequested`` also carries
-an ``ApprovalTicket``: the consumer answers through it and the agent awaits the
-answer. Tickets are dropped when events are encoded to JSON.
+query results) come from the session host. An ``ApprovalRequested`` is answered
+by id through the session (an ``approval_reply`` or ``plan_reply`` op); the
+runtime keeps the request's ticket itself.
 """
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any, Literal
 
 import msgspec
 
+from agent_core.config.settings_model import RuleEntry as RuleEntry  # re-exported: rules.list
 from agent_core.decision import Decision as Decision  # re-exported: events name it
-from agent_core.hooks.config import HookCommand
-from agent_core.mcp.model import McpServerStatus
+from agent_core.mcp.model import McpServerStatus as McpServerStatus  # re-exported: mcp.*
 from agent_core.modes import Mode
 from agent_core.usage import Usage
 
 Layer = Literal["blacklist", "sandbox", "rules", "mode", "user", "hook", "session"]
 ApprovalAnswer = Literal["allow_once", "allow_session", "allow_always", "deny"]
+PlanChoice = Literal["accept_edits", "default", "keep_planning"]
 StopReason = Literal[
     "end_turn", "max_iterations", "max_budget", "hallucinated_tools", "cancelled", "error"
 ]
@@ -29,6 +29,8 @@ Phase = Literal["thinking", "streaming", "tool", "approval", "idle"]
 
 
 class ApprovalReply(msgspec.Struct, frozen=True):
+    """A tool call's answer: run it (once, for the session, always) or not, and why."""
+
     answer: ApprovalAnswer
     feedback: str = ""
     # Run the call with this input instead; it is validated and its permission decided
@@ -36,27 +38,11 @@ class ApprovalReply(msgspec.Struct, frozen=True):
     updated_input: dict[str, Any] | None = None
 
 
-class ApprovalTicket:
-    """The means to answer an approval request; the agent awaits ``wait()``."""
+class PlanAnswer(msgspec.Struct, frozen=True):
+    """A plan's answer: leave plan mode into acceptEdits or default, or keep planning."""
 
-    def __init__(self) -> None:
-        self._future: asyncio.Future[ApprovalReply] = asyncio.get_running_loop().create_future()
-
-    def answer(
-        self,
-        answer: ApprovalAnswer,
-        feedback: str = "",
-        updated_input: dict[str, Any] | None = None,
-    ) -> None:
-        if not self._future.done():
-            self._future.set_result(ApprovalReply(answer, feedback, updated_input))
-
-    @property
-    def answered(self) -> bool:
-        return self._future.done()
-
-    async def wait(self) -> ApprovalReply:
-        return await self._future
+    choice: PlanChoice
+    feedback: str = ""  # with keep_planning, what to change
 
 
 class _Event(msgspec.Struct, tag_field="type", kw_only=True, omit_defaults=False):
@@ -123,7 +109,6 @@ class ApprovalRequested(_Event, tag="approval.requested"):
     suggested_rules: list[str]
     diff: str | None = None
     kind: Literal["tool", "plan"] = "tool"
-    ticket: Any = None  # ApprovalTicket; never encoded
 
 
 class ToolResult(_Event, tag="tool.result"):
@@ -158,10 +143,14 @@ class UsageUpdate(_Event, tag="usage"):
 
 
 class Compaction(_Event, tag="compaction"):
+    """The history got smaller; a summary asked for with a ``compact`` op carries its id."""
+
     layer: Literal["spill", "summary"]
     tokens_before: int
     tokens_after: int
     note: str = ""
+    summarised_messages: int = 0
+    op_id: str = ""
 
 
 class Status(_Event, tag="status"):
@@ -255,6 +244,7 @@ class SessionSummary(msgspec.Struct, frozen=True):
     first_prompt: str
     modified: float  # seconds since the epoch
     message_count: int
+    size_bytes: int = 0
 
 
 class SessionList(_Event, tag="sessions.list"):
@@ -282,7 +272,27 @@ class MemoryReport(_Event, tag="memory.report"):
     files: list[MemoryFileInfo]
     facts: list[FactInfo]
     search: str = ""
-    problems: list[str] = []
+    problems: list[str] = []  # why the facts could not be read (memory off...)
+    store: str = ""  # the facts' file (MEWCODE_HOME/memory.db)
+    skipped: list[str] = []  # imports of the memory files not followed, and why
+
+
+class FactRemembered(_Event, tag="memory.remembered"):
+    """A fact the user stored: its id, whether it is new, whether a secret was redacted."""
+
+    op_id: str
+    fact_id: int
+    scope: Literal["project", "global"]
+    new: bool
+    redacted: bool = False
+
+
+class FactForgotten(_Event, tag="memory.forgotten"):
+    """``deleted`` is False when no fact of this project or the global scope has the id."""
+
+    op_id: str
+    fact_id: int
+    deleted: bool
 
 
 class SkillInfo(msgspec.Struct, frozen=True):
@@ -296,13 +306,79 @@ class SkillList(_Event, tag="skills.list"):
     op_id: str
     skills: list[SkillInfo]
     problems: list[str] = []
+    folders: list[str] = []  # where a new skill's folder goes: the user's, the project's
+
+
+class HookInfo(msgspec.Struct, frozen=True):
+    """One configured hook command as a list shows it; ``source`` is its file, shown short."""
+
+    event: str
+    matcher: str
+    command: str
+    timeout_s: float
+    source: str
 
 
 class HookList(_Event, tag="hooks.list"):
+    """The hooks in the order their events happen: those that run and those waiting for trust."""
+
     op_id: str
-    active: list[HookCommand]
-    waiting_for_trust: list[HookCommand]
+    active: list[HookInfo]
+    waiting_for_trust: list[HookInfo]
     problems: list[str] = []
+
+
+class RuleList(_Event, tag="rules.list"):
+    """Every permission rule in force, in the order they are checked, with its file."""
+
+    op_id: str
+    rules: list[RuleEntry]
+
+
+class RuleRemoved(_Event, tag="rules.removed"):
+    """``removed`` is False when the rule was no longer in its file (or the session's)."""
+
+    op_id: str
+    rule: RuleEntry
+    removed: bool
+
+
+class ContextReport(_Event, tag="context.report"):
+    """What fills the context window: estimated tokens by category, the window, the budget."""
+
+    op_id: str
+    breakdown: dict[str, int]
+
+
+class DiffReport(_Event, tag="diff.report"):
+    """The working tree's changes against HEAD (git run contained), or why there are none.
+
+    ``problem`` is set when git could not give a diff; ``cut`` when ``diff`` was cut to
+    the op's ``max_chars``.
+    """
+
+    op_id: str
+    diff: str = ""
+    problem: str = ""
+    cut: bool = False
+
+
+class CommandInfo(msgspec.Struct, frozen=True):
+    """One custom command: what completion and /help show, and the body it expands."""
+
+    name: str
+    description: str
+    argument_hint: str
+    source: str  # its file
+    body: str
+
+
+class CommandList(_Event, tag="commands.list"):
+    """The custom commands (later folders won a name) and what their files did not get."""
+
+    op_id: str
+    commands: list[CommandInfo]
+    notices: list[str] = []
 
 
 class McpServerList(_Event, tag="mcp.list"):
@@ -340,24 +416,23 @@ Event = (
     | SkillList
     | HookList
     | McpServerList
+    | FactRemembered
+    | FactForgotten
+    | RuleList
+    | RuleRemoved
+    | ContextReport
+    | DiffReport
+    | CommandList
 )
 
 
-def _enc_hook(obj: Any) -> Any:
-    if isinstance(obj, ApprovalTicket):
-        return None
-    raise NotImplementedError(f"cannot encode {type(obj).__name__}")
-
-
-_encoder = msgspec.json.Encoder(enc_hook=_enc_hook)
+_encoder = msgspec.json.Encoder()
 
 
 def encode_event(event: Event) -> bytes:
-    """JSON bytes for an event (approval tickets are left out)."""
+    """JSON bytes for an event."""
     return _encoder.encode(event)
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
-    data = msgspec.json.decode(encode_event(event))
-    data.pop("ticket", None)
-    return data
+    return msgspec.json.decode(encode_event(event))

@@ -19,8 +19,8 @@ from textual.screen import Screen
 
 from mewcode_tui import css_parse_cache
 from mewcode_tui.screens.main import MainScreen
-from mewcode_tui.screens.session_opening import RuntimeOpener
 from mewcode_tui.session_start import TuiOptions
+from mewcode_tui.session_starter import RuntimeOpener
 
 _HERE = Path(__file__).parent
 # Benchmarks only (bench_preload): print the time of the first frame on stdout and exit,

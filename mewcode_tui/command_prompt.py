@@ -1,20 +1,18 @@
 """`mewcode -p "/greet Ada"`: a custom command's prompt, expanded as the UI expands it.
 
 Kept free of Textual (the headless path stays light): the built-in names are listed
-here, and a test holds the list equal to the UI's registry.
+here, and a test holds the list equal to the UI's registry. The prompt is expanded
+before the session opens, from the command files as the session would list them
+(``QueryCommands``'s answer, agent_core/protocol/queries.py).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from agent_core.command_text import expand_command, parse_invocation
 from agent_core.config.paths import MewcodePaths
-from agent_core.custom_commands import (
-    command_folders,
-    expand_command,
-    load_command_files,
-    parse_invocation,
-)
+from agent_core.protocol.queries import custom_commands
 
 BUILTIN_NAMES = frozenset({
     "clear", "compact", "context", "cost", "exit", "help", "hooks", "init", "mcp", "memory",
@@ -31,11 +29,10 @@ def command_prompt(
     if parsed is None or parsed[0] in BUILTIN_NAMES:
         return prompt, []
     name, args = parsed
-    home = user_home if user_home is not None else Path.home()
-    found = load_command_files(command_folders(paths.home, home, paths.project))
-    command = found.commands.get(name)
+    listing = custom_commands(paths, user_home)
+    command = next((c for c in listing.commands if c.name == name), None)
     if command is None:
         return prompt, []
     text, notices = expand_command(command.body, args)
-    told = [n for n in found.notices if n.startswith(f"{command.path}:")]
+    told = [n for n in listing.notices if n.startswith(f"{command.source}:")]
     return text, [*told, *(f"/{name}: {n}" for n in notices)]

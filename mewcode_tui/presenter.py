@@ -120,6 +120,13 @@ class TurnPresenter:
                 | ev.SkillList()
                 | ev.HookList()
                 | ev.McpServerList()
+                | ev.FactRemembered()
+                | ev.FactForgotten()
+                | ev.RuleList()
+                | ev.RuleRemoved()
+                | ev.ContextReport()
+                | ev.DiffReport()
+                | ev.CommandList()
             ):
                 pass  # session news: the screen reads it from the runtime until it migrates
             case _:
@@ -269,6 +276,8 @@ class TurnPresenter:
         self.host.mode_changed(event.mode)
 
     async def on_compaction(self, event: ev.Compaction) -> None:
+        if event.op_id:
+            return  # the answer to /compact: the command that asked says it, with its figures
         note = f" {event.note}" if event.note else ""
         await self.say(
             "info",

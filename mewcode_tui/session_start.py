@@ -186,9 +186,10 @@ async def open_runtime(
 
 async def choose_session(screen: Any) -> TuiOptions:
     """`mewcode --resume` without an id: the options with the session picked in the picker."""
-    from mewcode_tui.screens.resume import ResumeScreen, resumable_sessions
+    from agent_core.protocol.queries import session_summaries
+    from mewcode_tui.screens.resume import ResumeScreen
 
-    sessions = await asyncio.to_thread(resumable_sessions, screen.paths)
+    sessions = await asyncio.to_thread(session_summaries, screen.paths)  # reads every file
     chosen = None
     if not sessions:
         screen.say("No saved sessions in this project yet: starting a new one.")

@@ -381,7 +381,7 @@ class ToolExecutor:
                 diff = await tool.preview(args, self.env.contexts.for_call(call.id))
             except Exception:  # a preview is a courtesy; never fatal
                 diff = None
-        return await self._wait_for_human(
+        reply = await self._wait_for_human(
             call,
             call.name,
             reason=reason,
@@ -389,6 +389,9 @@ class ToolExecutor:
             suggested_rules=list(verdict.suggested_rules),
             diff=diff,
         )
+        if not isinstance(reply, ev.ApprovalReply):  # the ticket takes only its kind
+            return ev.ApprovalReply("deny")
+        return reply
 
     async def _wait_for_human(
         self,
@@ -400,11 +403,11 @@ class ToolExecutor:
         suggested_rules: list[str],
         diff: str | None = None,
         kind: Literal["tool", "plan"] = "tool",
-    ) -> ev.ApprovalReply:
-        """Ask the front end about ``call`` and wait for the answer (by ticket or by id)."""
+    ) -> ev.ApprovalReply | ev.PlanAnswer:
+        """Ask the front end about ``call``; wait for its answer by approval id."""
         if self.env.hooks is not None:
             await self.env.hooks.approval_needed(call)
-        approval_id, ticket = self.env.approvals.open()
+        approval_id, ticket = self.env.approvals.open(kind)
         try:
             await self.env.emit(ev.Status(phase="approval", detail=detail))
             await self.env.emit(
@@ -418,7 +421,6 @@ class ToolExecutor:
                     suggested_rules=suggested_rules,
                     diff=diff,
                     kind=kind,
-                    ticket=ticket,
                 )
             )
             return await ticket.wait()
@@ -441,7 +443,7 @@ class ToolExecutor:
             suggested_rules=[],
             kind="plan",
         )
-        if reply.answer == "deny":
+        if not isinstance(reply, ev.PlanAnswer) or reply.choice == "keep_planning":
             note = f" Their feedback: {reply.feedback}" if reply.feedback else ""
             await env.emit(
                 ev.PermissionDecision(
@@ -452,7 +454,7 @@ class ToolExecutor:
                 )
             )
             return _error(call, "The user did not approve the plan; keep planning." + note)
-        mode: Mode = "acceptEdits" if reply.answer == "allow_session" else "default"
+        mode: Mode = "acceptEdits" if reply.choice == "accept_edits" else "default"
         await env.emit(
             ev.PermissionDecision(
                 call_id=call.id,

@@ -66,6 +66,7 @@ from agent_core.usage import Usage
 
 if TYPE_CHECKING:
     from agent_core.agent.session_api import RuntimeSession
+    from agent_core.config.paths import MewcodePaths
     from agent_core.mcp.model import McpServerStatus
     from agent_core.sandbox.policy import SandboxPolicy
 
@@ -382,6 +383,10 @@ class Runtime:
         )
 
     @property
+    def paths(self) -> MewcodePaths:
+        return self.opts.paths
+
+    @property
     def memory(self) -> LongTermMemory:
         """This session's long-term memory (the one the Remember tool writes)."""
         memory = self._tool_state.memory
@@ -427,8 +432,9 @@ class Runtime:
         info = model_info(new.model)
         self.context.resize(info.context_window, self.settings.limits.max_output_tokens)
 
-    def answer_approval(self, approval_id: str, reply: ev.ApprovalReply) -> bool:
-        """Answer a waiting approval request; False when none waits under that id."""
+    def answer_approval(self, approval_id: str, reply: ev.ApprovalReply | ev.PlanAnswer) -> bool:
+        """Answer a waiting approval (a tool call's or a plan's); False when none of that
+        kind waits under the id."""
         return self.approvals.answer(approval_id, reply)
 
     def cancel(self) -> None:
@@ -521,4 +527,4 @@ class Runtime:
 if TYPE_CHECKING:
 
     def _conforms(runtime: Runtime) -> RuntimeSession:
-        return runtime  # mypy checks that Runtime implements the whole session interface
+        return runtime  # mypy checks that Runtime implements the host's and the TUI's view

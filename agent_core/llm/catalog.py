@@ -62,6 +62,17 @@ PROVIDERS: dict[str, ProviderEntry] = {
 }
 
 PROVIDER_NAMES: tuple[str, ...] = tuple(PROVIDERS)
+
+
+def split_provider(name: str) -> tuple[str | None, str]:
+    """'openai:gpt-4o' -> ('openai', 'gpt-4o'); a name without a known provider prefix
+    ('llama3:8b', 'gpt-4o') is all model: (None, name)."""
+    prefix, sep, rest = name.strip().partition(":")
+    if sep and prefix in PROVIDER_NAMES:
+        return prefix, rest.strip()
+    return None, name.strip()
+
+
 # Providers reached with an API key, in the order a key in the environment picks them.
 KEYED_PROVIDERS: tuple[str, ...] = tuple(n for n, e in PROVIDERS.items() if e.key_env)
 

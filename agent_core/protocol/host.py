@@ -20,29 +20,23 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from agent_core import events as ev
-from agent_core.agent.runtime import Runtime
 from agent_core.agent.turn_images import turn_images
 from agent_core.channel import RendezvousChannel
 from agent_core.errors import ChannelClosed, MewCodeError
 from agent_core.hooks.remote import RemoteHook, RemoteHookFailed
+from agent_core.llm.catalog import split_provider
 from agent_core.llm.pricing import model_info
 from agent_core.mcp.model import McpServerStatus
 from agent_core.messages import ImageBlock
 from agent_core.modes import Mode
 from agent_core.protocol import ops, queries
+from agent_core.protocol.hosted import HostedRuntime
 from agent_core.protocol.session import AgentSession, SessionEvent, SessionSnapshot, TurnFigures
 from agent_core.usage import Usage
 
 log = logging.getLogger("mewcode.protocol")
 _op_ids = itertools.count(1)
 
-# A plan approval is answered through the ticket the tool approvals use; this is the
-# one place that knows which answer means which mode.
-_PLAN_ANSWERS: dict[ops.PlanChoice, ev.ApprovalAnswer] = {
-    "accept_edits": "allow_session",
-    "default": "allow_once",
-    "keep_planning": "deny",
-}
 # Ops that change the session under a turn: refused while one runs.
 _IDLE_ONLY = (
     ops.UserTurn,
@@ -60,10 +54,10 @@ class Refused(MewCodeError):
 
 
 class SessionHost:
-    """The ``AgentSession`` over one Runtime it owns (and closes)."""
+    """The ``AgentSession`` over one runtime it owns (and closes)."""
 
     def __init__(
-        self, runtime: Runtime, *, can_ask: bool = True, settle_tools: bool = True
+        self, runtime: HostedRuntime, *, can_ask: bool = True, settle_tools: bool = True
     ) -> None:
         self.runtime = runtime
         self.can_ask = can_ask  # False: asks become denials (no one answers, e.g. -p)
@@ -153,6 +147,9 @@ class SessionHost:
                 api_ms=int(stats.api_seconds * 1000),
                 denials=list(stats.denials),
             ),
+            session_path=str(rt.session_path),
+            messages=len(rt.history),
+            problems=[*rt.settings_problems, *rt.load_warnings],
         )
 
     async def close(self) -> None:
@@ -276,14 +273,15 @@ class SessionHost:
             case ops.ApprovalReply():
                 await self._answer(op, "tool", ev.ApprovalReply(op.decision, op.feedback))
             case ops.PlanReply():
-                await self._answer(
-                    op, "plan", ev.ApprovalReply(_PLAN_ANSWERS[op.choice], op.feedback)
-                )
+                await self._answer(op, "plan", ev.PlanAnswer(op.choice, op.feedback))
             case ops.SetMode():
                 rt.set_mode(op.mode)  # the watcher tells ModeChanged
                 await self._done(op)
             case ops.SetModel():
-                await rt.switch_model(op.model, op.provider)
+                provider, name = (op.provider, op.model)
+                if provider is None:  # "openai:gpt-4o" names both
+                    provider, name = split_provider(op.model)
+                await rt.switch_model(name, provider)
                 model = rt.provider.model
                 await self._publish(
                     ev.ModelChanged(
@@ -309,6 +307,20 @@ class SessionHost:
                 await self._publish(queries.session_list(rt, op))
             case ops.QueryMemory():
                 await self._publish(queries.memory_report(rt, op))
+            case ops.RememberFact():
+                await self._publish(queries.remember_fact(rt, op))
+            case ops.ForgetFact():
+                await self._publish(queries.forget_fact(rt, op))
+            case ops.ListRules():
+                await self._publish(queries.rule_list(rt, op))
+            case ops.RemoveRule():
+                await self._publish(queries.remove_rule(rt, op))
+            case ops.QueryContext():
+                await self._publish(queries.context_report(rt, op))
+            case ops.QueryDiff():
+                await self._publish(await queries.diff_report(rt, op))
+            case ops.QueryCommands():
+                await self._publish(queries.command_list(rt, op))
             case ops.QuerySkills():
                 await self._publish(queries.skill_list(rt, op))
             case ops.QueryHooks():
@@ -334,7 +346,7 @@ class SessionHost:
             case _:
                 raise Refused(f"unknown op {ops.op_tag(op)!r}")
 
-    async def _answer(self, op: ops.Op, kind: str, reply: ev.ApprovalReply) -> None:
+    async def _answer(self, op: ops.Op, kind: str, reply: ev.ApprovalReply | ev.PlanAnswer) -> None:
         approval_id = op.approval_id  # type: ignore[attr-defined]
         waiting = self._approvals.get(approval_id)
         if waiting is None:
@@ -377,15 +389,18 @@ class SessionHost:
         outcome = await self.runtime.compact(op.instructions)
         if outcome.warning:
             await self._publish(ev.Notice(level="warning", message=outcome.warning))
-        if outcome.compacted:
-            await self._publish(
-                ev.Compaction(
-                    layer="summary",
-                    tokens_before=outcome.tokens_before,
-                    tokens_after=outcome.tokens_after,
-                )
+        if not outcome.compacted:
+            await self._done(op)  # the notice said why
+            return
+        await self._publish(
+            ev.Compaction(
+                layer="summary",
+                tokens_before=outcome.tokens_before,
+                tokens_after=outcome.tokens_after,
+                summarised_messages=outcome.summarised_messages,
+                op_id=op.id,
             )
-        await self._done(op)
+        )
 
     async def _opened(self, op: ops.Op, how: str, source: str = "") -> None:
         rt = self.runtime

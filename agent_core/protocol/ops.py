@@ -13,13 +13,13 @@ from typing import Any, Literal
 
 import msgspec
 
-from agent_core.events import ApprovalAnswer
+from agent_core.events import ApprovalAnswer, RuleEntry
+from agent_core.events import PlanChoice as PlanChoice
 from agent_core.hooks.remote import RemoteHook
 from agent_core.messages import ImageBlock
 from agent_core.modes import Mode
 
 Decision = ApprovalAnswer  # allow_once | allow_session | allow_always | deny
-PlanChoice = Literal["accept_edits", "default", "keep_planning"]
 
 
 class Op(msgspec.Struct, tag_field="op", kw_only=True):
@@ -92,6 +92,43 @@ class QueryMemory(Op, tag="query_memory"):
     search: str = ""  # "" lists every fact
 
 
+class RememberFact(Op, tag="remember_fact"):
+    """Store a fact the user wrote (answered by ``FactRemembered``)."""
+
+    text: str
+    scope: Literal["project", "global"] = "project"
+
+
+class ForgetFact(Op, tag="forget_fact"):
+    """Delete a fact of this project or the global scope (answered by ``FactForgotten``)."""
+
+    fact_id: int
+
+
+class ListRules(Op, tag="list_rules"):
+    pass
+
+
+class RemoveRule(Op, tag="remove_rule"):
+    """Remove one rule a ``RuleList`` named, from its file or the session."""
+
+    rule: RuleEntry
+
+
+class QueryContext(Op, tag="query_context"):
+    pass
+
+
+class QueryDiff(Op, tag="query_diff"):
+    """The uncommitted changes against HEAD, for a review prompt (cut to ``max_chars``)."""
+
+    max_chars: int = 60_000
+
+
+class QueryCommands(Op, tag="query_commands"):
+    pass
+
+
 class QuerySkills(Op, tag="query_skills"):
     pass
 
@@ -135,6 +172,13 @@ AnyOp = (
     | Fork
     | ListSessions
     | QueryMemory
+    | RememberFact
+    | ForgetFact
+    | ListRules
+    | RemoveRule
+    | QueryContext
+    | QueryDiff
+    | QueryCommands
     | QuerySkills
     | QueryHooks
     | QueryMcp

@@ -1,54 +1,77 @@
 """The answers to the query ops: read-only pictures of the session's parts, as events.
 
-Each takes the runtime and the op and returns the result event; none changes
-state, so a front end never builds memory stores, skill loaders or hook
-configurations of its own to show them.
+Each takes the runtime (what ``HostedRuntime`` names of it) and the op and returns
+the result event, so a front end never builds memory stores, skill loaders, hook
+configurations or command loaders of its own to show them. The few ops that change
+something the user asked for (a fact, a rule) are answered here too; a refusal is a
+``MewCodeError`` whose message the host tells in ``OpRefused``.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agent_core import events as ev
-from agent_core.memory.files import collect_memory
-from agent_core.memory.long_term import GLOBAL
-from agent_core.memory.recall import Fact
-from agent_core.memory.store import MemoryUnavailable
+from agent_core.errors import MewCodeError
 from agent_core.protocol import ops
-from agent_core.session.listing import list_sessions
 
 if TYPE_CHECKING:
-    from agent_core.agent.runtime import Runtime
+    from agent_core.config.paths import MewcodePaths
+    from agent_core.hooks.config import HookCommand
+    from agent_core.memory.recall import Fact
+    from agent_core.protocol.hosted import HostedRuntime
+    from agent_core.skills.loader import SkillLibrary
+
+USER_IMPORTANCE = 0.7  # written by the user: kept over facts the model stored for them
+COMMAND_LINE_SOURCES = ("cli", "--settings")  # rules no file holds: they end with the run
 
 
-def session_list(runtime: Runtime, op: ops.ListSessions) -> ev.SessionList:
-    """This project's saved sessions, most recently modified first."""
-    return ev.SessionList(
-        op_id=op.id,
-        sessions=[
-            ev.SessionSummary(s.session_id, s.first_prompt, s.modified, s.message_count)
-            for s in list_sessions(runtime.opts.paths)
-        ],
-    )
+# --- sessions ------------------------------------------------------------------------
+
+
+def session_summaries(paths: MewcodePaths) -> list[ev.SessionSummary]:
+    """This project's saved sessions, most recently modified first (reads every file).
+
+    Also what ``mewcode --resume`` offers before a session is open.
+    """
+    from agent_core.session.listing import list_sessions
+
+    return [
+        ev.SessionSummary(s.session_id, s.first_prompt, s.modified, s.message_count, s.size_bytes)
+        for s in list_sessions(paths)
+    ]
+
+
+def session_list(runtime: HostedRuntime, op: ops.ListSessions) -> ev.SessionList:
+    return ev.SessionList(op_id=op.id, sessions=session_summaries(runtime.paths))
+
+
+# --- memory ----------------------------------------------------------------------------
 
 
 def _fact(fact: Fact) -> ev.FactInfo:
+    from agent_core.memory.long_term import GLOBAL
+
     if fact.scope == GLOBAL:
         return ev.FactInfo(fact.id, "global", fact.content, fact.expires_at)
     return ev.FactInfo(fact.id, "project", fact.content, fact.expires_at)
 
 
-def memory_report(runtime: Runtime, op: ops.QueryMemory) -> ev.MemoryReport:
+def memory_report(runtime: HostedRuntime, op: ops.QueryMemory) -> ev.MemoryReport:
     """The memory files that load this session and the facts (matching ``op.search``)."""
+    from agent_core.memory.files import collect_memory
+    from agent_core.memory.store import MemoryUnavailable
+
     loaded = collect_memory(runtime.memory_reach())
-    problems = list(loaded.notices)
+    problems: list[str] = []
     memory = runtime.memory
     facts: list[Fact] = []
     try:
         facts = memory.search(op.search) if op.search else memory.listing()
     except MemoryUnavailable as exc:
         problems.append(str(exc))
-    if memory.problem:
+    if memory.problem and memory.problem not in problems:
         problems.append(memory.problem)
     files = [
         ev.MemoryFileInfo(str(f.path), f.label, str(f.imported_by or "")) for f in loaded.files
@@ -59,29 +82,139 @@ def memory_report(runtime: Runtime, op: ops.QueryMemory) -> ev.MemoryReport:
         facts=[_fact(f) for f in facts],
         search=op.search,
         problems=problems,
+        store=str(memory.store.path),
+        skipped=list(loaded.notices),
     )
 
 
-def skill_list(runtime: Runtime, op: ops.QuerySkills) -> ev.SkillList:
+def remember_fact(runtime: HostedRuntime, op: ops.RememberFact) -> ev.FactRemembered:
+    """Store the user's fact; a blank or overlong one, or memory that is off, is refused."""
+    from agent_core.memory.store import MemoryUnavailable
+
+    try:
+        added = runtime.memory.remember(op.text, op.scope, importance=USER_IMPORTANCE)
+    except ValueError as exc:
+        raise MewCodeError(str(exc)) from None
+    except MemoryUnavailable as exc:
+        raise MewCodeError(str(exc)) from None
+    return ev.FactRemembered(
+        op_id=op.id, fact_id=added.id, scope=op.scope, new=added.new, redacted=added.redacted
+    )
+
+
+def forget_fact(runtime: HostedRuntime, op: ops.ForgetFact) -> ev.FactForgotten:
+    from agent_core.memory.store import MemoryUnavailable
+
+    try:
+        deleted = runtime.memory.delete(op.fact_id)
+    except MemoryUnavailable as exc:
+        raise MewCodeError(str(exc)) from None
+    return ev.FactForgotten(op_id=op.id, fact_id=op.fact_id, deleted=deleted)
+
+
+# --- permission rules ------------------------------------------------------------------
+
+
+def rule_list(runtime: HostedRuntime, op: ops.ListRules) -> ev.RuleList:
+    return ev.RuleList(op_id=op.id, rules=list(runtime.rules()))
+
+
+def remove_rule(runtime: HostedRuntime, op: ops.RemoveRule) -> ev.RuleRemoved:
+    """Remove the rule from its file or the session; a command-line rule is refused."""
+    entry = op.rule
+    if entry.source in COMMAND_LINE_SOURCES:
+        raise MewCodeError("that rule came from the command line; restart without it")
+    try:
+        removed = runtime.remove_rule(entry)
+    except OSError as exc:
+        raise MewCodeError(f"could not remove {entry.rule}: {exc.strerror}") from None
+    return ev.RuleRemoved(op_id=op.id, rule=entry, removed=removed)
+
+
+# --- context, review ----------------------------------------------------------------------
+
+
+def context_report(runtime: HostedRuntime, op: ops.QueryContext) -> ev.ContextReport:
+    return ev.ContextReport(op_id=op.id, breakdown=dict(runtime.context_breakdown()))
+
+
+async def diff_report(runtime: HostedRuntime, op: ops.QueryDiff) -> ev.DiffReport:
+    """The project's uncommitted diff, git run in a stricter copy of the session's sandbox."""
+    from agent_core.git.working_diff import working_tree_diff
+
+    if op.max_chars <= 0:
+        raise MewCodeError(f"query_diff: max_chars must be positive, got {op.max_chars}")
+    diff, problem = await working_tree_diff(runtime.paths.project, runtime.sandbox_policy)
+    if diff is None:
+        return ev.DiffReport(op_id=op.id, problem=problem)
+    cut = len(diff) > op.max_chars
+    return ev.DiffReport(op_id=op.id, diff=diff[: op.max_chars] if cut else diff, cut=cut)
+
+
+# --- commands, skills, hooks, MCP -----------------------------------------------------------
+
+
+def custom_commands(paths: MewcodePaths, user_home: Path | None = None) -> ev.CommandList:
+    """The custom command files as they are on disk now (also before a session opens)."""
+    from agent_core.custom_commands import command_folders, load_command_files
+
+    home = user_home if user_home is not None else Path.home()
+    found = load_command_files(command_folders(paths.home, home, paths.project))
+    commands = [
+        ev.CommandInfo(c.name, c.description, c.argument_hint, str(c.path), c.body)
+        for c in found.commands.values()
+    ]
+    return ev.CommandList(op_id="", commands=commands, notices=list(found.notices))
+
+
+def command_list(runtime: HostedRuntime, op: ops.QueryCommands) -> ev.CommandList:
+    listing = custom_commands(runtime.paths)
+    return ev.CommandList(op_id=op.id, commands=listing.commands, notices=listing.notices)
+
+
+def installed_skills(paths: MewcodePaths, library: SkillLibrary | None = None) -> ev.SkillList:
     """The skills in force now, read from disk, with a line for each skipped one."""
-    found = runtime.skills.load()
+    from agent_core.skills.loader import SkillLibrary
+
+    found = (library or SkillLibrary.for_session(paths)).load()
     skills = [
         ev.SkillInfo(s.name, s.description, str(s.path), str(s.layer))
         for s in found.skills.values()
     ]
-    return ev.SkillList(op_id=op.id, skills=skills, problems=list(found.warnings))
+    folders = [str(paths.home / "skills"), str(paths.project / ".mewcode" / "skills")]
+    return ev.SkillList(op_id="", skills=skills, problems=list(found.warnings), folders=folders)
 
 
-def hook_list(runtime: Runtime, op: ops.QueryHooks) -> ev.HookList:
+def skill_list(runtime: HostedRuntime, op: ops.QuerySkills) -> ev.SkillList:
+    listing = installed_skills(runtime.paths, runtime.skills)
+    return ev.SkillList(
+        op_id=op.id, skills=listing.skills, problems=listing.problems, folders=listing.folders
+    )
+
+
+def _hooks(hooks: list[HookCommand], project: Path) -> list[ev.HookInfo]:
+    """In the order events happen, then as configured; each file shown short."""
+    from agent_core.hooks.config import HOOK_EVENTS, shown_path
+
+    order = {event: index for index, event in enumerate(HOOK_EVENTS)}
+    ordered = sorted(hooks, key=lambda h: order.get(h.event, len(order)))
+    return [
+        ev.HookInfo(h.event, h.matcher, h.command, h.timeout_s, shown_path(Path(h.source), project))
+        for h in ordered
+    ]
+
+
+def hook_list(runtime: HostedRuntime, op: ops.QueryHooks) -> ev.HookList:
     """The hooks this session runs, those waiting for trust, and what could not be read."""
     loaded = runtime.hooks.settings
+    project = runtime.paths.project
     return ev.HookList(
         op_id=op.id,
-        active=list(loaded.active),
-        waiting_for_trust=list(loaded.waiting_for_trust),
+        active=_hooks(loaded.active, project),
+        waiting_for_trust=_hooks(loaded.waiting_for_trust, project),
         problems=list(loaded.problems),
     )
 
 
-def mcp_list(runtime: Runtime, op: ops.QueryMcp) -> ev.McpServerList:
+def mcp_list(runtime: HostedRuntime, op: ops.QueryMcp) -> ev.McpServerList:
     return ev.McpServerList(op_id=op.id, servers=runtime.mcp_servers())

@@ -54,6 +54,9 @@ class SessionSnapshot(msgspec.Struct, frozen=True):
     tools: list[str]
     running: bool
     last_turn: TurnFigures = TurnFigures()
+    session_path: str = ""  # the session's file
+    messages: int = 0  # in the history now
+    problems: list[str] = []  # settings problems and what loading the session found
 
 
 class AgentSession(Protocol):

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-from agent_core.config.paths import MewcodePaths
-from agent_core.custom_commands import command_folders
+from agent_core import events as ev
+from agent_core.protocol import ops
 from mewcode_tui.commands import (
     context_cmds,
     hooks,
@@ -18,15 +17,19 @@ from mewcode_tui.commands import (
     session,
     skills,
 )
-from mewcode_tui.commands.registry import CommandRegistry, SlashCommand
+from mewcode_tui.commands.registry import CommandRegistry, ask
+
+if TYPE_CHECKING:
+    from mewcode_tui.session_client import SessionClient
 
 
-def build_registry(paths: MewcodePaths, extra: Sequence[SlashCommand] = ()) -> CommandRegistry:
-    """Built-in commands, custom commands (agent_core.custom_commands: folders and
-    precedence), then ``extra`` (skills).
+def build_registry(
+    custom: ev.CommandList | None = None, installed: ev.SkillList | None = None
+) -> CommandRegistry:
+    """Built-in commands, the custom commands, then one per skill (as the lists give them).
 
-    A custom command never replaces a built-in of the same name (it is listed in
-    ``shadowed``).
+    A custom command or skill never replaces a built-in of the same name (it is listed in
+    ``shadowed``); the custom commands' file notices go to ``notices``.
     """
     registry = CommandRegistry()
     for module in (
@@ -43,12 +46,23 @@ def build_registry(paths: MewcodePaths, extra: Sequence[SlashCommand] = ()) -> C
         for command in module.COMMANDS:
             registry.register(command)
     builtin = {c.name for c in registry.all()}
-    folders = command_folders(paths.home, Path.home(), paths.project)
-    custom, registry.notices = prompts.load_custom_commands(folders)
-    for command in [*custom, *extra]:
+    extra = [
+        *(prompts.custom_command(c) for c in (custom.commands if custom else [])),
+        *(skills.skill_commands(installed) if installed else []),
+    ]
+    registry.notices = list(custom.notices) if custom else []
+    registry.skills = len(installed.skills) if installed else 0
+    for command in extra:
         # A cloned repo's commands/mode.md must not turn `/mode plan` into a prompt.
         if command.name in builtin:
             registry.shadowed.append(command.name)
         else:
             registry.register(command)
     return registry
+
+
+async def session_registry(client: SessionClient) -> CommandRegistry:
+    """The registry with the custom commands and skills the session lists now."""
+    custom = await ask(client, ops.QueryCommands(), ev.CommandList)
+    installed = await ask(client, ops.QuerySkills(), ev.SkillList)
+    return build_registry(custom, installed)

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from agent_core import events as ev
 from agent_core.errors import MewCodeError
-from mewcode_tui.commands.registry import CommandHost, SlashCommand
+from agent_core.protocol import ops
+from mewcode_tui.commands.registry import CommandHost, SlashCommand, ask
 
 if TYPE_CHECKING:
-    from agent_core.agent.session_api import RuntimeSession
-    from agent_core.session.listing import SessionInfo
+    from mewcode_tui.session_client import SessionClient
 
 log = logging.getLogger("mewcode.tui")
 
@@ -31,28 +31,28 @@ _EIGHTHS = " ▏▎▍▌▋▊▉"
 SessionHost = CommandHost  # switching sessions and compacting touch the chat pane too
 
 
-def _idle_session(host: SessionHost, action: str) -> RuntimeSession | None:
+def _idle_session(host: SessionHost, action: str) -> SessionClient | None:
     """The session when ``action`` may run now; else None, after saying why (starting, busy)."""
-    rt = host.runtime
-    if rt is None:
+    session = host.session
+    if session is None:
         host.say("Still starting: try again in a moment.", "warning")
         return None
-    if host.busy or rt.running:
+    if host.busy or session.snapshot().running:
         host.say(f"Wait for the turn to finish (or press Esc) before {action}.", "warning")
         return None
-    return rt
+    return session
 
 
-def _show_context_estimate(host: SessionHost, rt: RuntimeSession) -> int:
+def _show_context_estimate(host: SessionHost, session: SessionClient) -> int:
     """After a switch or a summary the last usage figure is stale: show (and return) the new one."""
-    host.refresh_status()  # the status bar reads rt.context_tokens, as /status and /context do
-    return rt.context_tokens
+    host.refresh_status()  # the status bar reads the snapshot's figure, as /status and /context do
+    return session.snapshot().context_tokens
 
 
 # --- /resume ------------------------------------------------------------------
 
 
-def find_session(sessions: Sequence[SessionInfo], wanted: str) -> str:
+def find_session(sessions: Sequence[ev.SessionSummary], wanted: str) -> str:
     """The id ``wanted`` names (exactly or by a unique prefix); MewCodeError if none or several."""
     ids = [s.session_id for s in sessions]
     if wanted in ids:
@@ -66,13 +66,13 @@ def find_session(sessions: Sequence[SessionInfo], wanted: str) -> str:
 
 
 async def resume(host: SessionHost, args: str) -> None:
-    rt = _idle_session(host, "/resume")
-    if rt is None:
+    session = _idle_session(host, "/resume")
+    if session is None:
         return
-    from mewcode_tui.screens.resume import ResumeScreen, resumable_sessions
+    from mewcode_tui.screens.resume import ResumeScreen
 
-    current = rt.session_id
-    sessions = await asyncio.to_thread(resumable_sessions, host.paths)
+    current = session.session_id
+    sessions = (await ask(session, ops.ListSessions(), ev.SessionList)).sessions
     if args:
         try:
             session_id = find_session(sessions, args.strip())
@@ -93,66 +93,59 @@ async def resume(host: SessionHost, args: str) -> None:
 
 
 async def switch_session(host: SessionHost, session_id: str) -> None:
-    """Resume ``session_id`` and re-show its conversation in the chat pane."""
-    rt = _idle_session(host, "/resume")
-    if rt is None:
+    """Resume ``session_id`` and re-show its conversation in the chat pane.
+
+    What loading it found wrong comes after as ``Notice`` events, which the screen says.
+    """
+    session = _idle_session(host, "/resume")
+    if session is None:
         return
-    if session_id == rt.session_id:
+    if session_id == session.session_id:
         host.say(f"Already in session {session_id}.")
         return
     try:
-        warnings = await rt.resume(session_id)
+        await ask(session, ops.Resume(session_id=session_id), ev.SessionOpened)
     except MewCodeError as exc:
         host.say(f"Cannot resume: {exc}", "error")
         return
-    from mewcode_tui.transcript import transcript_from_history
-
-    restored = transcript_from_history(rt.history, rt.saved_views)
-    host.transcript.clear()
-    host.transcript.prepend(restored)
-    await host.chat.reload()
-    _show_context_estimate(host, rt)
-    host.say(f"Resumed session {rt.session_id} ({len(rt.history)} messages).")
-    for warning in warnings:
-        host.say(warning, "warning")
+    await host.show_history()
+    _show_context_estimate(host, session)
+    now = session.snapshot()
+    host.say(f"Resumed session {now.session_id} ({now.messages} messages).")
 
 
 # --- /compact -----------------------------------------------------------------
 
 
 def compact(host: SessionHost, args: str) -> None:
-    rt = _idle_session(host, "/compact")
-    if rt is None:
+    session = _idle_session(host, "/compact")
+    if session is None:
         return
     # Held for the whole summary: prompts typed meanwhile queue instead of
     # racing the history swap, and /clear or /resume wait too.
-    host.run_exclusive(_compact(host, rt, args.strip()), "compacting")
+    host.run_exclusive(_compact(host, session, args.strip()), "compacting")
 
 
-async def _compact(host: SessionHost, rt: RuntimeSession, instructions: str) -> None:
-    from agent_core.context import CompactionError
-
+async def _compact(host: SessionHost, session: SessionClient, instructions: str) -> None:
     # Before and after are the figure /context, /status and the status bar show.
-    before = rt.context_tokens
-    outcome = None
+    before = session.snapshot().context_tokens
     try:
-        outcome = await rt.compact(instructions)
-    except CompactionError as exc:
+        answer = await session.request(ops.Compact(instructions=instructions))
+    except MewCodeError as exc:  # "nothing to compact yet...", a failed summary request
         host.say(_sentence(str(exc)), "warning")
-    except MewCodeError as exc:
-        host.say(f"Compaction failed: {exc}", "error")
+        return
     except Exception as exc:  # one line for the user, the traceback for the log
         log.exception("compaction failed")
         host.say(f"Compaction failed: {type(exc).__name__}: {exc}", "error")
-    if outcome is not None:
-        after = _show_context_estimate(host, rt)
-        summarised = outcome.summarised_messages
+        return
+    # Not compacted (op.done): the session told why in a notice the screen shows.
+    if isinstance(answer, ev.Compaction):
+        after = _show_context_estimate(host, session)
+        summarised = answer.summarised_messages
         host.say(
             f"Compacted: {before:,} → {after:,} tokens "
             f"({summarised} message{'' if summarised == 1 else 's'} summarised)."
         )
-        if outcome.warning:
-            host.say(_sentence(outcome.warning), "warning")
 
 
 def _sentence(text: str) -> str:
@@ -196,12 +189,12 @@ def context_table(breakdown: dict[str, int]) -> str:
     return "\n".join(lines)
 
 
-def context(host: SessionHost, args: str) -> None:
-    rt = host.runtime
-    if rt is None:
+async def context(host: SessionHost, args: str) -> None:
+    if host.session is None:
         host.say("Still starting: no session yet.", "warning")
         return
-    host.say(context_table(rt.context_breakdown()))
+    report = await ask(host.session, ops.QueryContext(), ev.ContextReport)
+    host.say(context_table(report.breakdown))
 
 
 COMMANDS = [

@@ -2,47 +2,36 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING
-
-from mewcode_tui.commands.registry import CommandHost, SlashCommand
-
-if TYPE_CHECKING:
-    from agent_core.hooks.config import HookCommand
+from agent_core import events as ev
+from agent_core.protocol import ops
+from mewcode_tui.commands.registry import CommandHost, SlashCommand, ask
 
 
-def hook_lines(hooks: list[HookCommand], project: Path) -> list[str]:
-    """Two lines a hook, grouped by event in the order events happen."""
-    from agent_core.hooks.config import HOOK_EVENTS, shown_path
-
+def hook_lines(hooks: list[ev.HookInfo]) -> list[str]:
+    """Two lines a hook; the session lists them in the order their events happen."""
     lines: list[str] = []
-    for event in HOOK_EVENTS:
-        for hook in (h for h in hooks if h.event == event):
-            matcher = hook.matcher or "*"
-            lines.append(f"  {event}  [{matcher}]  `{hook.command}`  timeout {hook.timeout_s:g} s")
-            lines.append(f"      {shown_path(Path(hook.source), project)}")
+    for hook in hooks:
+        matcher = hook.matcher or "*"
+        lines.append(f"  {hook.event}  [{matcher}]  `{hook.command}`  timeout {hook.timeout_s:g} s")
+        lines.append(f"      {hook.source}")
     return lines
 
 
-def list_hooks(host: CommandHost, args: str) -> None:
-    from agent_core.hooks.config import load_hooks
-
-    found = load_hooks(
-        host.paths,
-        trusted=host.settings.project_trusted,
-        approved=host.settings.trusted_programs,
-    )
-    project = host.paths.project
+async def list_hooks(host: CommandHost, args: str) -> None:
+    if host.session is None:
+        host.say("Still starting: the hooks are known once the session is open.", "warning")
+        return
+    found = await ask(host.session, ops.QueryHooks(), ev.HookList)
     if found.active:
         lines = [f"Hooks ({len(found.active)}): event  [matcher]  command  timeout, then the file"]
-        lines += hook_lines(found.active, project)
+        lines += hook_lines(found.active)
     else:
         lines = ["No hooks configured."]
     if found.waiting_for_trust:
         lines.append(
             f"Waiting until you trust this project ({len(found.waiting_for_trust)}), not run:"
         )
-        lines += hook_lines(found.waiting_for_trust, project)
+        lines += hook_lines(found.waiting_for_trust)
     lines.append(
         "Configure hooks under hooks: in settings.yaml or .claude/settings.json (see docs/configuration.md#hooks)."
     )

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from mewcode_tui.commands.registry import CommandHost, CommandRegistry, SlashCommand
+
+if TYPE_CHECKING:
+    from agent_core.protocol.session import SandboxStatus
 
 KIND_TITLES = {
     "local": "Ask",
@@ -46,7 +50,7 @@ def show_help(host: CommandHost, args: str) -> None:
     host.say(text)
 
 
-def sandbox_line(status) -> str:
+def sandbox_line(status: SandboxStatus) -> str:
     """One line on the OS boundary: which backend, or that there is none."""
     if status.available:
         return f"Sandbox {status.backend}: commands write only in the project and temp dirs"
@@ -54,33 +58,31 @@ def sandbox_line(status) -> str:
 
 
 def show_status(host: CommandHost, args: str) -> None:
-    rt = host.runtime
-    if rt is None:
+    if host.session is None:
         host.say("Still starting: no session yet.", "warning")
         return
-    provider = rt.provider
+    now = host.session.snapshot()
     lines = [
-        f"Session {rt.session_id}  ({rt.session_path})",
-        f"Provider {provider.name} · model {provider.model} · mode {rt.mode}",
-        f"Directory {rt.cwd}",
-        f"Context {rt.context_tokens:,} of {rt.context_window:,} tokens · "
-        f"{len(rt.history)} messages",
-        f"Tools: {', '.join(rt.tool_names())}",
-        sandbox_line(rt.sandbox),
+        f"Session {now.session_id}  ({now.session_path})",
+        f"Provider {now.provider} · model {now.model} · mode {now.mode}",
+        f"Directory {now.cwd}",
+        f"Context {now.context_tokens:,} of {now.context_window:,} tokens · "
+        f"{now.messages} messages",
+        f"Tools: {', '.join(now.tools)}",
+        sandbox_line(now.sandbox),
     ]
-    for problem in list(rt.settings_problems) + list(rt.load_warnings):
-        lines.append(f"⚠ {problem}")
+    lines += [f"⚠ {problem}" for problem in now.problems]
     host.say("\n".join(lines))
 
 
 def show_cost(host: CommandHost, args: str) -> None:
-    rt = host.runtime
-    if rt is None:
+    if host.session is None:
         host.say("Still starting: nothing spent yet.", "warning")
         return
-    u = rt.usage
+    now = host.session.snapshot()
+    u = now.usage
     host.say(
-        f"Cost this session: ${rt.cost_usd:.4f}\n"
+        f"Cost this session: ${now.cost_usd:.4f}\n"
         f"Tokens: {u.input_tokens:,} in · {u.output_tokens:,} out · "
         f"cache {u.cache_read_tokens:,} read / {u.cache_write_tokens:,} written"
     )

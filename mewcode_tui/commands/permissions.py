@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from mewcode_tui.commands.registry import CommandHost, SlashCommand
+from agent_core import events as ev
+from agent_core.errors import MewCodeError
+from agent_core.protocol import ops
+from mewcode_tui.commands.registry import CommandHost, SlashCommand, ask
 
 USAGE = "[remove N]"
 
 
-def rules_listing(rules: list) -> str:
+def rules_listing(rules: list[ev.RuleEntry]) -> str:
     """Numbered rules with their kind and the file (or 'session') they came from."""
     if not rules:
         return (
@@ -20,12 +23,11 @@ def rules_listing(rules: list) -> str:
     return "\n".join(lines)
 
 
-def permissions(host: CommandHost, args: str) -> None:
-    rt = host.runtime
-    if rt is None:
+async def permissions(host: CommandHost, args: str) -> None:
+    if host.session is None:
         host.say("Still starting: no rules loaded yet.", "warning")
         return
-    rules = rt.rules()
+    rules = (await ask(host.session, ops.ListRules(), ev.RuleList)).rules
     words = args.split()
     if not words:
         host.say(rules_listing(rules))
@@ -38,15 +40,13 @@ def permissions(host: CommandHost, args: str) -> None:
         host.say(f"No rule {number}: there are {len(rules)}.", "warning")
         return
     entry = rules[number - 1]
-    if entry.source in ("cli", "--settings"):
-        host.say("That rule came from the command line; restart without it.", "warning")
-        return
     try:
-        removed = rt.remove_rule(entry)
-    except OSError as exc:
-        host.say(f"Could not remove {entry.rule}: {exc.strerror}", "error")
+        done = await ask(host.session, ops.RemoveRule(rule=entry), ev.RuleRemoved)
+    except MewCodeError as exc:
+        reason = str(exc)
+        host.say(reason[:1].upper() + reason[1:] + ".", "warning")
         return
-    if removed:
+    if done.removed:
         host.say(f"Removed {entry.kind} rule {entry.rule} ({entry.source}).")
     else:
         host.say(f"Rule {entry.rule} was not found in {entry.source}.", "warning")

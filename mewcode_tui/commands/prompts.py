@@ -1,19 +1,16 @@
 """Prompt-injecting commands: /review, /init, and custom commands from Markdown files.
 
 Custom commands are Markdown files in MewCode's and Claude Code's command folders;
-agent_core.custom_commands reads and expands them (``mewcode -p`` uses it too).
+the session lists them (``QueryCommands``: name, description, argument hint, body)
+and agent_core/command_text.py expands a body with its arguments.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING
-
-from agent_core.custom_commands import CommandFile, expand_command, load_command_files
-from mewcode_tui.commands.registry import CommandHost, SlashCommand
-
-if TYPE_CHECKING:
-    from agent_core.sandbox.policy import SandboxPolicy
+from agent_core import events as ev
+from agent_core.command_text import expand_command
+from agent_core.protocol import ops
+from mewcode_tui.commands.registry import CommandHost, SlashCommand, ask
 
 MAX_DIFF_CHARS = 60_000
 
@@ -31,49 +28,21 @@ commands), the layout of the main folders, and conventions a newcomer must follo
 short and factual; read the files you need first. If MEWCODE.md exists, improve it."""
 
 
-DIFF_ARGS = (
-    "diff",
-    "HEAD",
-    "--no-color",
-    "--no-ext-diff",
-    "--no-textconv",
-    "--ignore-submodules=all",
-)
-
-
-async def git_diff(cwd: Path, policy: SandboxPolicy) -> tuple[str | None, str]:
-    """(diff, problem): the working tree's changes against HEAD, or why there are none.
-
-    git runs contained, with every config-driven program off (agent_core.git).
-    """
-    from agent_core.git import GitNotContained, GitUnavailable, hidden_pathspecs, run_git
-
-    specs = hidden_pathspecs(policy, cwd)
-    try:
-        result = await run_git([*DIFF_ARGS, "--", *specs] if specs else DIFF_ARGS, cwd, policy)
-    except GitNotContained as exc:
-        return None, f"git cannot run contained here: {exc}"
-    except GitUnavailable as exc:
-        return None, str(exc)
-    if not result.ok:
-        return None, result.problem()
-    return result.text(), ""
-
-
 async def review(host: CommandHost, args: str) -> None:
-    runtime = host.runtime
-    if runtime is None:
+    if host.session is None:
         host.say("Still starting: try again in a moment.", "warning")
         return
-    diff, problem = await git_diff(host.paths.project, runtime.sandbox_policy)
-    if diff is None:
-        host.say(f"Cannot review: {problem}.", "warning")
+    # git runs contained, in a stricter copy of the session's sandbox (agent_core.git).
+    found = await ask(host.session, ops.QueryDiff(max_chars=MAX_DIFF_CHARS), ev.DiffReport)
+    if found.problem:
+        host.say(f"Cannot review: {found.problem}.", "warning")
         return
+    diff = found.diff
     if not diff.strip():
         host.say("Nothing to review: no uncommitted changes.", "info")
         return
-    if len(diff) > MAX_DIFF_CHARS:
-        diff = diff[:MAX_DIFF_CHARS] + "\n… (diff cut here; read the files for the rest)"
+    if found.cut:
+        diff += "\n… (diff cut here; read the files for the rest)"
     focus = f"Focus on: {args}\n" if args else ""
     await host.send_prompt(REVIEW_PROMPT.format(diff=diff, focus=focus), shown="/review " + args)
 
@@ -83,23 +52,17 @@ async def init(host: CommandHost, args: str) -> None:
     await host.send_prompt(INIT_PROMPT + extra, shown="/init " + args)
 
 
-def custom_command(file: CommandFile) -> SlashCommand:
-    """A prompt command from one command file (agent_core.custom_commands)."""
+def custom_command(command: ev.CommandInfo) -> SlashCommand:
+    """A prompt command from one command file, as the session listed it."""
 
     async def run(host: CommandHost, args: str) -> None:
-        prompt, notices = expand_command(file.body, args)
+        prompt, notices = expand_command(command.body, args)
         for notice in notices:
-            host.say(f"/{file.name}: {notice}", "warning")
-        await host.send_prompt(prompt, shown=f"/{file.name} {args}".rstrip())
+            host.say(f"/{command.name}: {notice}", "warning")
+        await host.send_prompt(prompt, shown=f"/{command.name} {args}".rstrip())
 
-    hint = file.argument_hint or "[ARGS]"
-    return SlashCommand(file.name, "prompt", file.description, run, hint)
-
-
-def load_custom_commands(folders: list[Path]) -> tuple[list[SlashCommand], list[str]]:
-    """The commands in ``folders`` (later folders win a name), and notices about them."""
-    found = load_command_files(folders)
-    return [custom_command(f) for f in found.commands.values()], found.notices
+    hint = command.argument_hint or "[ARGS]"
+    return SlashCommand(command.name, "prompt", command.description, run, hint)
 
 
 COMMANDS = [

@@ -10,37 +10,36 @@ from __future__ import annotations
 import inspect
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
-from agent_core.custom_commands import parse_invocation
+from agent_core.command_text import parse_invocation
+from agent_core.errors import MewCodeError
 from agent_core.modes import Mode
+from agent_core.protocol.ops import Op, op_tag
 
 if TYPE_CHECKING:
     from textual.app import App
 
-    from agent_core.agent.session_api import RuntimeSession
     from agent_core.config.paths import MewcodePaths
-    from agent_core.config.settings import Settings
+    from mewcode_tui.session_client import SessionClient
     from mewcode_tui.transcript import Transcript
     from mewcode_tui.widgets.chat_log import ChatLog
     from mewcode_tui.widgets.status_bar import StatusBar
 
 CommandKind = Literal["local", "ui", "prompt", "skill"]
+Answer = TypeVar("Answer")
 
 
 class CommandHost(Protocol):
     """The screen as commands see it."""
 
     @property
-    def runtime(self) -> RuntimeSession | None:
-        """The session, or None while it starts."""
+    def session(self) -> SessionClient | None:
+        """The session (ops in, events out), or None while it starts."""
         ...
 
     @property
     def paths(self) -> MewcodePaths: ...
-
-    @property
-    def settings(self) -> Settings: ...
 
     @property
     def registry(self) -> CommandRegistry: ...
@@ -72,9 +71,14 @@ class CommandHost(Protocol):
     async def send_prompt(self, prompt: str, shown: str | None = None) -> None:
         """Start a turn with ``prompt``; ``shown`` is what the chat displays instead."""
 
-    def set_mode(self, mode: Mode) -> bool: ...
+    async def set_mode(self, mode: Mode) -> bool:
+        """Ask the session for ``mode``; False (the refusal said) when it is refused."""
+        ...
 
     async def clear_conversation(self) -> None: ...
+
+    async def show_history(self) -> None:
+        """Show the session's conversation (after a resume) in place of the chat pane's."""
 
     def refresh_status(self) -> None: ...
 
@@ -83,6 +87,15 @@ class CommandHost(Protocol):
 
 
 Handler = Callable[[CommandHost, str], Awaitable[None] | None]
+
+
+async def ask(session: SessionClient, op: Op, kind: type[Answer]) -> Answer:
+    """``session.request(op)``, its answer held to be a ``kind``; a refusal raises
+    OpRefusedError (its message is the session's one-line reason)."""
+    answer = await session.request(op)
+    if not isinstance(answer, kind):  # the host answers each op with one kind: a bug
+        raise MewCodeError(f"{op_tag(op)} was answered by {type(answer).__name__}")
+    return answer
 
 
 @dataclass(frozen=True)
@@ -108,6 +121,7 @@ class CommandRegistry:
         self._commands: dict[str, SlashCommand] = {}
         self.shadowed: list[str] = []  # custom commands left out: a built-in has the name
         self.notices: list[str] = []  # about custom command files (front matter not applied)
+        self.skills = 0  # skills installed, a shadowed one too (the status bar counts them)
 
     def register(self, command: SlashCommand) -> None:
         self._commands[command.name] = command

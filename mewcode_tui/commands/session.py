@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from agent_core import events as ev
 from agent_core.errors import MewCodeError
-from agent_core.llm.catalog import PROVIDER_NAMES
 from agent_core.modes import MODES
-from mewcode_tui.commands.registry import CommandHost, SlashCommand
+from agent_core.protocol import ops
+from mewcode_tui.commands.registry import CommandHost, SlashCommand, ask
 
 
 async def clear(host: CommandHost, args: str) -> None:
@@ -14,45 +15,42 @@ async def clear(host: CommandHost, args: str) -> None:
 
 
 async def model(host: CommandHost, args: str) -> None:
-    rt = host.runtime
-    if rt is None:
+    if host.session is None:
         host.say("Still starting: try again in a moment.", "warning")
         return
+    now = host.session.snapshot()
     if not args:
-        host.say(f"Model {rt.provider.model} ({rt.provider.name}). Switch with /model NAME.")
+        host.say(f"Model {now.model} ({now.provider}). Switch with /model NAME.")
         return
-    if rt.running:
+    if now.running:
         host.say("Wait for the turn to finish (or Esc) before switching models.", "warning")
         return
-    prefix, sep, rest = args.strip().partition(":")
-    provider_name: str | None = None
-    model_name = args.strip()
-    if sep and prefix in PROVIDER_NAMES:
-        provider_name, model_name = prefix, rest.strip()
+    # "openai:gpt-4o" names the provider too: the session reads the prefix.
     try:
-        await rt.switch_model(model_name, provider_name)
+        switched = await ask(host.session, ops.SetModel(model=args.strip()), ev.ModelChanged)
     except MewCodeError as exc:
         host.say(f"Cannot switch model: {exc}", "error")
         return
     host.refresh_status()
-    host.say(f"Now using {rt.provider.model} ({rt.provider.name}).")
+    host.say(f"Now using {switched.model} ({switched.provider}).")
 
 
-def mode(host: CommandHost, args: str) -> None:
+async def mode(host: CommandHost, args: str) -> None:
     if not args:
-        current = host.runtime.mode if host.runtime is not None else "default"
+        current = host.session.snapshot().mode if host.session is not None else "default"
         host.say(f"Mode {current}. Choose one of: {', '.join(MODES)} (or Shift+Tab).")
         return
     wanted = {m.lower(): m for m in MODES}.get(args.strip().lower())
     if wanted is None:
         host.say(f"Unknown mode {args!r}; choose one of: {', '.join(MODES)}.", "warning")
         return
-    if host.set_mode(wanted):
+    if await host.set_mode(wanted):
         host.say(f"Mode {wanted}.")
 
 
 async def plan(host: CommandHost, args: str) -> None:
-    host.set_mode("plan")
+    if not await host.set_mode("plan"):
+        return
     if args:
         await host.send_prompt(args)
     else:

@@ -2,23 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from pathlib import Path
 
-from mewcode_tui.commands.registry import CommandHost, SlashCommand
+from agent_core import events as ev
+from agent_core.protocol import ops
+from mewcode_tui.commands.registry import CommandHost, SlashCommand, ask
 from mewcode_tui.widgets.status_bar import short_path
 
-if TYPE_CHECKING:
-    from agent_core.config.paths import MewcodePaths
-    from agent_core.skills.loader import Skill, SkillSet
-
 DESCRIPTION_SHOWN = 100  # characters of a description in the /skills list
-
-
-def installed_skills(paths: MewcodePaths) -> SkillSet:
-    """The skills in force for this project, read from disk now, with the skipped ones' lines."""
-    from agent_core.skills.loader import SkillLibrary
-
-    return SkillLibrary.for_session(paths).load()
 
 
 def skill_prompt(name: str, args: str) -> str:
@@ -27,7 +18,7 @@ def skill_prompt(name: str, args: str) -> str:
     return f"{ask}\n\n{args}" if args else ask
 
 
-def skill_command(skill: Skill) -> SlashCommand:
+def skill_command(skill: ev.SkillInfo) -> SlashCommand:
     """`/name [args]` for one skill."""
     name = skill.name
 
@@ -40,35 +31,40 @@ def skill_command(skill: Skill) -> SlashCommand:
     return SlashCommand(name, "skill", description, run, "[ARGS]")
 
 
-def skill_commands(paths: MewcodePaths) -> list[SlashCommand]:
+def skill_commands(listing: ev.SkillList) -> list[SlashCommand]:
     """One command per installed skill, by name."""
-    return [skill_command(s) for s in installed_skills(paths).skills.values()]
+    return [skill_command(s) for s in listing.skills]
 
 
-def list_skills(host: CommandHost, args: str) -> None:
-    found = installed_skills(host.paths)
-    host.status.skills = len(found.skills)
+def skills_text(found: ev.SkillList) -> str:
+    """Each skill with its layer, description and file; where a new one goes."""
     if not found.skills:
         lines = ["No skills installed."]
     else:
         lines = [
             f"Skills ({len(found.skills)}): the model loads one when it fits; /NAME asks for it."
         ]
-        for skill in found.skills.values():
+        for skill in found.skills:
             description = skill.description
             if len(description) > DESCRIPTION_SHOWN:
                 description = description[: DESCRIPTION_SHOWN - 1] + "…"
             lines.append(f"  /{skill.name}  [{skill.layer}]  {description}")
-            lines.append(f"      {short_path(skill.path)}")
-    folders = ", ".join(
-        short_path(p)
-        for p in (host.paths.home / "skills", host.paths.project / ".mewcode" / "skills")
-    )
+            lines.append(f"      {short_path(Path(skill.path))}")
+    folders = ", ".join(short_path(Path(p)) for p in found.folders)
     lines.append(
         f"Add a skill: a folder with a SKILL.md in {folders} (see docs/configuration.md#skills)."
     )
-    host.say("\n".join(lines))
-    for warning in found.warnings:
+    return "\n".join(lines)
+
+
+async def list_skills(host: CommandHost, args: str) -> None:
+    if host.session is None:
+        host.say("Still starting: the skills are read once the session is open.", "warning")
+        return
+    found = await ask(host.session, ops.QuerySkills(), ev.SkillList)
+    host.status.skills = len(found.skills)
+    host.say(skills_text(found))
+    for warning in found.problems:
         host.say(warning, "warning")
 
 

@@ -1,17 +1,17 @@
 """The main screen: chat pane, completion menu, prompt and status bar; drives turns.
 
-Opening the session is its base class's job (session_opening.py). Each turn
-runs in a worker (see turn_runner.py) that hands the runtime's events to the
-presenter one at a time.
+Opening the session is a collaborator's job (session_starter.py), which posts
+``SessionOpened`` with the session client. The session is driven through ops alone: a prompt is a ``UserTurn``, Esc an ``Interrupt``, Shift+Tab
+a ``SetMode``; every event comes through the session client, one at a time, to the
+presenter (docs/protocol.md).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from textual import work
 from textual.app import ComposeResult
@@ -20,9 +20,9 @@ from textual.screen import Screen
 from textual.widgets import Footer
 
 from agent_core.errors import MewCodeError
-from agent_core.modes import MODE_CYCLE, Mode
-from mewcode_tui.screens.session_opening import RuntimeOpener, SessionOpeningScreen
-from mewcode_tui.transcript import Transcript, UserEntry
+from agent_core.modes import MODE_CYCLE, MODES, Mode
+from mewcode_tui.session_starter import RuntimeOpener, SessionOpened, SessionStarter
+from mewcode_tui.transcript import NoticeEntry, Transcript, UserEntry, transcript_from_history
 from mewcode_tui.widgets.chat_log import ChatLog
 from mewcode_tui.widgets.completion_menu import CompletionMenu
 from mewcode_tui.widgets.prompt_input import PromptInput
@@ -31,11 +31,16 @@ from mewcode_tui.widgets.tool_call_view import ToolCallLine
 from mewcode_tui.widgets.working_indicator import WorkingIndicator
 
 if TYPE_CHECKING:
-    from agent_core.events import ApprovalRequested
+    from agent_core.agent.session_api import RuntimeSession
+    from agent_core.config.paths import MewcodePaths
+    from agent_core.config.settings import Settings
+    from agent_core.events import ApprovalReply, ApprovalRequested, Event
     from agent_core.llm.base import Provider
+    from agent_core.protocol.host import SessionHost
     from mewcode_tui.commands.registry import CommandRegistry
     from mewcode_tui.completion import Candidate, CompletionQuery, FileIndex
     from mewcode_tui.presenter import TurnPresenter
+    from mewcode_tui.session_client import SessionClient
     from mewcode_tui.session_start import TuiOptions
 
 # The channel, events, presenter and completion modules are imported when first
@@ -46,7 +51,19 @@ log = logging.getLogger("mewcode.tui")
 QUIT_WINDOW = 2.0  # seconds within which a second Ctrl+C on an idle, empty prompt quits
 
 
-class MainScreen(SessionOpeningScreen):
+def _figure_events(ev: Any) -> tuple[type, ...]:
+    """The events after which the status bar reads the session's snapshot again."""
+    return (
+        ev.UsageUpdate,
+        ev.TurnCompleted,
+        ev.ModeChanged,
+        ev.ModelChanged,
+        ev.SessionOpened,
+        ev.Compaction,
+    )
+
+
+class MainScreen(Screen):
     """The conversation."""
 
     BINDINGS = [
@@ -81,15 +98,38 @@ class MainScreen(SessionOpeningScreen):
         opener: RuntimeOpener | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        super().__init__(options, provider=provider, opener=opener)
+        super().__init__()
+        self.starter = SessionStarter(self, options, provider=provider, opener=opener)
+        self.mode: Mode = options.mode  # as the session last told it (or chosen before it opened)
+        self.session: SessionClient | None = None  # the session, once open
+        self.host: SessionHost | None = None
+        self.runtime: RuntimeSession | None = None  # read by the commands until they use ops
+        self._registry: CommandRegistry | None = None
+        self._files: FileIndex | None = None
         self.clock = clock
         self.transcript = Transcript()
         self._presenter: TurnPresenter | None = None
         self.pending: list[str] = []  # prompts waiting for the runtime or the running turn
         self.turn_active = False  # a turn, or a command run by run_exclusive, holds the session
-        self._turn_task: asyncio.Task | None = None
+        self._mode_asked: Mode | None = None  # a SetMode sent and not answered yet
         self._turn_started: float | None = None
         self._quit_armed_at: float | None = None  # when Ctrl+C last asked "again to quit"
+
+    @property
+    def options(self) -> TuiOptions:
+        return self.starter.options
+
+    @property
+    def paths(self) -> MewcodePaths:
+        return self.starter.options.paths
+
+    @property
+    def settings(self) -> Settings:
+        return self.starter.options.settings
+
+    @property
+    def provider(self) -> Provider | None:
+        return self.starter.provider
 
     @property
     def presenter(self) -> TurnPresenter:
@@ -143,7 +183,7 @@ class MainScreen(SessionOpeningScreen):
             self.pending.append(self.options.prompt)
         # First frame first: the key footer, the provider and its SDK import come after it.
         self.call_after_refresh(self._mount_footer)
-        self.call_after_refresh(self.begin)
+        self.call_after_refresh(self.starter.begin)
 
     async def _mount_footer(self) -> None:
         if not self.is_attached:  # the app quit before its first refresh was over
@@ -155,37 +195,169 @@ class MainScreen(SessionOpeningScreen):
 
     async def send_prompt(self, prompt: str, shown: str | None = None) -> None:
         """Start a turn now, or queue it until the session is free."""
-        if self.runtime is None or self.turn_active:
+        if self.session is None or self.turn_active:
             self.pending.append(prompt)
-            waiting = "the session starts" if self.runtime is None else "this turn ends"
+            waiting = "the session starts" if self.session is None else "this turn ends"
             self.app.notify(f"Queued: sent when {waiting}.", timeout=3)
             return
         await self.chat.append(self.transcript.add(UserEntry(shown or prompt)))
         self.run_turn(prompt)
 
-    def on_session_opening_screen_session_opened(
-        self, _message: SessionOpeningScreen.SessionOpened
-    ) -> None:
-        self._next_turn()
+    # --- the session: opened by the starter, then ops in and events out ---------
+
+    async def on_session_opened(self, message: SessionOpened) -> None:
+        """Drive the new session: read its events, greet, ask for the chosen mode."""
+        import gc
+
+        session = self.session = message.client
+        self.host, self.runtime = message.host, message.runtime
+        self.run_worker(session.run(), group="session-events")
+        self.status.phase = "idle"
+        self._registry = await self.load_session_commands(session)  # after the first frame
+        self.say_command_notices(self._registry)
+        runtime = message.runtime
+        if runtime.history:
+            restored = transcript_from_history(runtime.history, runtime.saved_views)
+            self.transcript.prepend(restored)
+            await self.chat.reload()
+            self.say(f"Resumed session {runtime.session_id} ({len(runtime.history)} messages).")
+        else:
+            snap = session.snapshot()
+            self.say(
+                f"MewCode · {snap.provider} {snap.model} · "
+                f"{short_path(self.options.cwd)} — /help for commands, @ to mention files."
+            )
+        await self._ask_start_mode(session)
+        if len(runtime.history) > 500:
+            # A big resumed history lives until exit: keep it out of the
+            # collector's full passes, whose pauses grow with it.
+            gc.collect()
+            gc.freeze()
+        self._next_turn()  # prompts typed while it started go now
+
+    async def _ask_start_mode(self, session: SessionClient) -> None:
+        """Ask for the mode chosen before the session opened (or by the options)."""
+        from agent_core.protocol.ops import SetMode
+        from mewcode_tui.session_client import OpRefusedError
+
+        mode: Mode = next((m for m in MODES if m == self.mode), "default")
+        try:
+            await session.request(SetMode(mode=mode))
+        except OpRefusedError as refusal:
+            self.say(f"Mode default: {refusal}", "error")
+            try:
+                await session.request(SetMode(mode="default"))
+            except MewCodeError:
+                return
+        except MewCodeError:
+            return  # the session ended already
+        self.mode_changed(session.snapshot().mode)  # the session's mode, whatever was asked
+
+    async def session_event(self, event: Event) -> None:
+        """Every event of the session: to the presenter, then the figures it changed."""
+        from agent_core import events as ev
+
+        session = self.session
+        if isinstance(event, ev.OpRefused) and session is not None and session.awaits(event.op_id):
+            return  # its request raises: the asker tells it
+        await self.presenter.apply(event)
+        if isinstance(event, ev.McpServerChanged):
+            self.mcp_changed()
+        elif isinstance(event, _figure_events(ev)):
+            self.refresh_status()
+
+    def refresh_status(self) -> None:
+        if self.session is not None:
+            self.status.show_snapshot(self.session.snapshot())
+
+    def mcp_changed(self) -> None:
+        """A server's state changed: the status bar and an open /mcp list show it."""
+        self.refresh_status()
+        from mewcode_tui.screens.mcp_servers import McpServersScreen
+
+        if isinstance(self.app.screen, McpServersScreen):
+            self.app.screen.show_servers()
+
+    def folder_changed(self) -> None:
+        """The starter's options name another folder or settings: forget what was read."""
+        self._files, self._registry = None, None
+
+    def load_commands(self) -> CommandRegistry:
+        """Built-in, custom and skill commands as on disk now, before the session answers
+        (completion at start-up); the status bar counts skills."""
+        from agent_core.protocol.queries import custom_commands, installed_skills
+        from mewcode_tui.commands import build_registry
+
+        skills = installed_skills(self.paths)
+        self.status.skills = len(skills.skills)
+        return build_registry(custom_commands(self.paths), skills)
+
+    async def load_session_commands(self, session: SessionClient) -> CommandRegistry:
+        """The commands as the open session lists them; the status bar counts skills."""
+        from mewcode_tui.commands import session_registry
+
+        registry = await session_registry(session)
+        self.status.skills = registry.skills
+        return registry
+
+    async def show_history(self) -> None:
+        """Show the session's conversation in place of the chat pane's (after a resume)."""
+        assert self.runtime is not None
+        restored = transcript_from_history(self.runtime.history, self.runtime.saved_views)
+        self.transcript.clear()
+        self.transcript.prepend(restored)
+        await self.chat.reload()
+
+    def say_command_notices(self, registry: CommandRegistry) -> None:
+        """What the custom command files did not get, said once a session."""
+        if registry.shadowed:
+            names = ", ".join(f"/{n}" for n in registry.shadowed)
+            self.say(f"Custom commands not loaded (a built-in has the name): {names}", "warning")
+        for notice in registry.notices:
+            self.say(notice, "warning")
+
+    def say(self, text: str, level: Literal["info", "warning", "error"] = "info") -> None:
+        """Show a notice in the chat pane."""
+        entry = self.transcript.add(NoticeEntry(level, text))
+        self.run_worker(self.chat.append(entry), group="notice")
 
     def _next_turn(self) -> None:
-        if self.pending and self.runtime is not None and not self.turn_active:
+        if self.pending and self.session is not None and not self.turn_active:
             prompt = self.pending.pop(0)
             self.run_worker(self.send_prompt(prompt), group="send")
 
-    def set_mode(self, mode: Mode) -> bool:
-        """Switch mode; False (and an error notice) when the mode is refused here."""
-        if self.runtime is not None:
-            try:
-                self.runtime.set_mode(mode)
-            except MewCodeError as refusal:
-                self.say(f"Mode {self.mode} kept: {refusal}", "error")
-                return False
-        self.mode = mode
-        self.status.mode = mode
+    async def set_mode(self, mode: Mode) -> bool:
+        """Ask for ``mode``; False (and an error notice) when the session refuses it.
+
+        The screen and the status bar follow the session's ``ModeChanged``; a mode
+        chosen before the session opened is asked for once it opens.
+        """
+        wanted = next((m for m in MODES if m == mode), None)
+        if wanted is None:
+            self.say(f"Unknown mode {mode!r}; choose one of: {', '.join(MODES)}.", "warning")
+            return False
+        if self.session is None:
+            self.mode = self.status.mode = wanted
+            return True
+        from agent_core.protocol.ops import SetMode
+        from mewcode_tui.session_client import OpRefusedError
+
+        self._mode_asked = wanted
+        try:
+            await self.session.request(SetMode(mode=wanted))
+        except OpRefusedError as refusal:
+            self.say(f"Mode {self.mode} kept: {refusal}", "error")
+            return False
+        except MewCodeError as exc:  # the session ended
+            self.say(f"Mode {self.mode} kept: {exc}", "error")
+            return False
+        finally:
+            if self._mode_asked == wanted:
+                self._mode_asked = None
         return True
 
     def mode_changed(self, mode: Mode) -> None:
+        """The session told a new mode (whoever changed it)."""
         self.mode = mode
         self.status.mode = mode
 
@@ -208,8 +380,15 @@ class MainScreen(SessionOpeningScreen):
         if self.turn_active:
             self.say("Wait for the turn to finish (or press Esc) before /clear.", "warning")
             return
-        if self.runtime is not None:
-            await self.runtime.new_session()
+        if self.session is not None:
+            from agent_core.protocol.ops import NewSession
+            from mewcode_tui.session_client import OpRefusedError
+
+            try:
+                await self.session.request(NewSession())
+            except (OpRefusedError, MewCodeError) as exc:
+                self.say(f"Not cleared: {exc}", "error")
+                return
         self.transcript.clear()
         await self.chat.reload()
         self.refresh_status()
@@ -248,41 +427,61 @@ class MainScreen(SessionOpeningScreen):
 
             screen = ApprovalScreen(event)
 
-        from agent_core.events import ApprovalReply
-
         def answered(reply: ApprovalReply | None) -> None:
-            reply = reply or ApprovalReply("deny")
-            if self.runtime is None or not self.runtime.answer_approval(event.approval_id, reply):
-                log.warning("approval %s was no longer waiting", event.approval_id)
+            self.run_worker(self._answer_approval(event, reply), group="approval")
 
         self.app.push_screen(screen, answered)
+
+    async def _answer_approval(self, event: ApprovalRequested, reply: ApprovalReply | None) -> None:
+        """Send the dialog's answer as the op of the request's kind."""
+        from agent_core.events import ApprovalReply
+        from agent_core.protocol import ops
+        from mewcode_tui.screens.plan_approval import plan_answer
+        from mewcode_tui.session_client import OpRefusedError
+
+        reply = reply or ApprovalReply("deny")
+        answer: ops.Op
+        if event.kind == "plan":
+            plan = plan_answer(reply)
+            answer = ops.PlanReply(
+                approval_id=event.approval_id, choice=plan.choice, feedback=plan.feedback
+            )
+        else:
+            answer = ops.ApprovalReply(
+                approval_id=event.approval_id, decision=reply.answer, feedback=reply.feedback
+            )
+        if self.session is None:
+            return
+        try:
+            await self.session.request(answer)
+        except (OpRefusedError, MewCodeError) as exc:  # the turn ended meanwhile
+            log.warning("approval %s was not taken: %s", event.approval_id, exc)
 
     # --- turns ---------------------------------------------------------------
 
     @work(group="turn")
     async def run_turn(self, prompt: str) -> None:
-        """Run one turn, consuming its events one at a time."""
-        from mewcode_tui.turn_runner import consume_turn
+        """Submit one turn and wait for its end; its events reach the presenter meanwhile."""
+        from agent_core.protocol.ops import UserTurn
+        from mewcode_tui.session_client import OpRefusedError
 
-        runtime = self.runtime
-        assert runtime is not None, "turns start only once the session is open"
+        session = self.session
+        assert session is not None, "turns start only once the session is open"
         self.turn_active = True
         try:
-            failure = await consume_turn(runtime, prompt, self.presenter, self._keep_turn_task)
-            if failure is not None:
-                log.error("turn failed", exc_info=failure)
-                self.turn_clock(False)
-                self.status.phase = "idle"
-                self.say(f"The turn failed: {failure}", "error")
+            await session.request(UserTurn(text=prompt))
+        except OpRefusedError as refusal:
+            self.say(f"The turn did not start: {refusal}", "error")
+        except MewCodeError as exc:  # the session's stream ended under the turn
+            log.error("turn failed: %s", exc)
+            self.turn_clock(False)
+            self.status.phase = "idle"
+            self.say(f"The turn failed: {exc}", "error")
         finally:
             self.working(None)  # however the turn ended
-            self._turn_task = None
             self.turn_active = False
             self.refresh_status()
         self._next_turn()
-
-    def _keep_turn_task(self, task: asyncio.Task[Any]) -> None:
-        self._turn_task = task  # Esc cancels it if the runtime has not started the turn yet
 
     def action_cancel_turn(self) -> None:
         if not self.turn_active:
@@ -291,10 +490,18 @@ class MainScreen(SessionOpeningScreen):
             self.app.notify(f"Dropped {len(self.pending)} queued message(s).", timeout=3)
             self.pending.clear()
         self.status.phase = "cancelling"
-        if self.runtime is not None and self.runtime.running:
-            self.runtime.cancel()
-        elif self._turn_task is not None:
-            self._turn_task.cancel()
+        if self.session is not None:
+            self.run_worker(self._interrupt(), group="interrupt")
+
+    async def _interrupt(self) -> None:
+        from agent_core.protocol.ops import Interrupt
+        from mewcode_tui.session_client import OpRefusedError
+
+        assert self.session is not None
+        try:
+            await self.session.request(Interrupt())
+        except (OpRefusedError, MewCodeError):  # no turn runs: it ended meanwhile
+            pass
 
     def action_interrupt(self) -> None:
         """Ctrl+C: copy a selection, else cancel the turn, else clear the prompt, else quit."""
@@ -319,9 +526,14 @@ class MainScreen(SessionOpeningScreen):
         self.app.notify(f"Press {key} again to quit.", timeout=QUIT_WINDOW)
 
     def action_cycle_mode(self) -> None:
-        current = self.mode
+        current = self._mode_asked or self.mode  # a quick second press steps on from the first
         index = MODE_CYCLE.index(current) if current in MODE_CYCLE else -1
-        self.set_mode(MODE_CYCLE[(index + 1) % len(MODE_CYCLE)])
+        wanted = MODE_CYCLE[(index + 1) % len(MODE_CYCLE)]
+        if self.session is None:
+            self.mode = self.status.mode = wanted  # asked for once the session opens
+            return
+        self._mode_asked = wanted
+        self.run_worker(self.set_mode(wanted), group="mode")
 
     def action_toggle_calls(self) -> None:
         self.chat.toggle_all()
@@ -374,9 +586,9 @@ class MainScreen(SessionOpeningScreen):
         self.app.push_screen(DiffScreen(record.diff or "", record.diff_path or record.summary))
 
     async def on_unmount(self) -> None:
-        if self.runtime is not None:
+        if self.host is not None:
             try:
-                await self.runtime.close()
+                await self.host.close()  # and with it the runtime
             except Exception:
                 log.exception("closing the session failed")
 

@@ -26,7 +26,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from agent_core.errors import MewCodeError
-from agent_core.mcp.model import McpServerStatus
+from agent_core.events import McpServerStatus
 from agent_core.terminal_text import visible_text
 from mewcode_tui.keymap import key_hint
 from mewcode_tui.theme_styles import semantic_style
@@ -51,11 +51,13 @@ UNTRUSTED_HELP = (
 
 
 class McpServerSource(Protocol):
-    """What the list needs of the session."""
+    """What the list needs of the session (commands/mcp.py: its snapshot and an op)."""
 
     def mcp_servers(self) -> list[McpServerStatus]: ...
 
-    async def mcp_reconnect(self, name: str) -> McpServerStatus: ...
+    async def mcp_reconnect(self, name: str) -> object:
+        """Restart the server and wait for it; MewCodeError when the session refuses."""
+        ...
 
 
 def server_scope(status: McpServerStatus) -> str:

@@ -1,8 +1,8 @@
 """The plan dialog for ``ExitPlanMode``: approve the plan or keep planning (docs/manual.md#the-full-screen-ui).
 
-Answers map onto the runtime's contract: ``allow_once`` approves and switches to
-``default`` mode, ``allow_session`` approves with auto-accepted edits
-(``acceptEdits``), ``deny`` keeps planning with optional feedback for the model.
+The dialog shares the approval dialog's keys and answers; ``plan_answer`` reads its
+answer as the plan's own: "default" (approve, ask before edits), "accept_edits"
+(approve, auto-accept edits) or "keep_planning" (with optional feedback).
 """
 
 from __future__ import annotations
@@ -15,12 +15,31 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Footer, Markdown, Static
 
-from agent_core.events import ApprovalRequested
+from agent_core.events import (
+    ApprovalAnswer,
+    ApprovalReply,
+    ApprovalRequested,
+    PlanAnswer,
+    PlanChoice,
+)
 from agent_core.terminal_text import visible_text
 from mewcode_tui.keymap import key_hint
 from mewcode_tui.screens.approval import AnswerScreen
 from mewcode_tui.screens.guarded_modal import DEFAULT_KEY_GUARD
 from mewcode_tui.widgets.choice_list import Choice
+
+# The dialog's choices (its bindings below) as the plan's answers.
+PLAN_CHOICES: dict[ApprovalAnswer, PlanChoice] = {
+    "allow_once": "default",
+    "allow_session": "accept_edits",
+    "allow_always": "default",  # never offered for a plan: the stricter reading
+    "deny": "keep_planning",
+}
+
+
+def plan_answer(reply: ApprovalReply) -> PlanAnswer:
+    """The plan's answer for what the dialog dismissed with."""
+    return PlanAnswer(PLAN_CHOICES[reply.answer], reply.feedback)
 
 
 def plan_text(request: ApprovalRequested) -> str:

@@ -1,7 +1,8 @@
 """The session picker for ``/resume`` and ``mewcode --resume`` (docs/manual.md#sessions-and-context).
 
-Lists this project's saved sessions, newest first: first prompt, how long
-ago, size and message count. Dismisses with the chosen session id, or None.
+Lists this project's saved sessions, newest first, as the session listed them
+(``ListSessions``; before a session opens, the composition root reads them): first
+prompt, how long ago, size and message count. Dismisses with the chosen id, or None.
 """
 
 from __future__ import annotations
@@ -19,18 +20,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from agent_core.config.paths import MewcodePaths
-from agent_core.session.listing import SessionInfo, list_sessions
+from agent_core.events import SessionSummary
 from agent_core.terminal_text import visible_text
 from mewcode_tui.transcript import human_size
 
 PROMPT_CHARS = 120
-
-
-def resumable_sessions(paths: MewcodePaths) -> list[SessionInfo]:
-    """Sessions worth offering, newest first: those with messages (the current one too,
-    shown marked once it has any). Reads every session file: call it from a thread."""
-    return list_sessions(paths)
 
 
 def relative_time(then: float, now: float) -> str:
@@ -59,7 +53,7 @@ def one_line(text: str, width: int = PROMPT_CHARS) -> str:
     return flat if len(flat) <= width else flat[: width - 1].rstrip() + "…"
 
 
-def session_row(info: SessionInfo, now: float, *, current: bool) -> Table:
+def session_row(info: SessionSummary, now: float, *, current: bool) -> Table:
     """One picker line: marker, first prompt, age, size, messages."""
     row = Table.grid(expand=True, padding=(0, 1))
     row.add_column(width=1, no_wrap=True)
@@ -101,7 +95,7 @@ class ResumeScreen(ModalScreen[str | None]):
 
     def __init__(
         self,
-        sessions: Sequence[SessionInfo],
+        sessions: Sequence[SessionSummary],
         *,
         current: str | None = None,
         now: float | None = None,

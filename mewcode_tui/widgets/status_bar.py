@@ -38,14 +38,6 @@ PHASE_STYLES = {
 BOLD = Style(bold=True)
 
 
-class _Named(Protocol):
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def model(self) -> str: ...
-
-
 class _Tokens(Protocol):
     @property
     def input_tokens(self) -> int: ...
@@ -62,11 +54,12 @@ class _Sandbox(Protocol):
     def available(self) -> bool: ...
 
 
-class ShownSession(Protocol):
-    """The session figures the bar shows (a widget reads them, never the runtime itself)."""
+class ShownSnapshot(Protocol):
+    """The snapshot figures the bar shows (``SessionSnapshot`` has them; a widget never
+    imports the protocol's sandbox and MCP types behind it)."""
 
     @property
-    def provider(self) -> _Named: ...
+    def model(self) -> str: ...
 
     @property
     def mode(self) -> Mode: ...
@@ -86,7 +79,8 @@ class ShownSession(Protocol):
     @property
     def sandbox(self) -> _Sandbox: ...
 
-    def mcp_servers(self) -> list[McpServerStatus]: ...
+    @property
+    def mcp(self) -> Sequence[McpServerStatus]: ...
 
 
 def compact_number(n: int) -> str:
@@ -155,18 +149,18 @@ class StatusBar(Widget):
     cwd: reactive[str] = reactive("")
     unsandboxed: reactive[bool] = reactive(False)  # no OS sandbox on this machine
 
-    def show_runtime(self, rt: ShownSession) -> None:
-        """Copy the session's figures (model, mode, context, usage, cost)."""
-        self.model = rt.provider.model
-        self.mode = rt.mode
-        self.context_tokens = rt.context_tokens
-        self.context_window = rt.context_window
-        self.input_tokens = rt.usage.input_tokens
-        self.output_tokens = rt.usage.output_tokens
-        self.cache_read_tokens = rt.usage.cache_read_tokens
-        self.cost_usd = rt.cost_usd
-        self.unsandboxed = not rt.sandbox.available
-        self.show_mcp(rt.mcp_servers())
+    def show_snapshot(self, snap: ShownSnapshot) -> None:
+        """Copy a session snapshot's figures (model, mode, context, usage, cost, MCP)."""
+        self.model = snap.model
+        self.mode = snap.mode
+        self.context_tokens = snap.context_tokens
+        self.context_window = snap.context_window
+        self.input_tokens = snap.usage.input_tokens
+        self.output_tokens = snap.usage.output_tokens
+        self.cache_read_tokens = snap.usage.cache_read_tokens
+        self.cost_usd = snap.cost_usd
+        self.unsandboxed = not snap.sandbox.available
+        self.show_mcp(snap.mcp)
         if self.phase in ("starting", "no session"):
             self.phase = "idle"
 

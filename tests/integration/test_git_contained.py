@@ -29,8 +29,8 @@ import pytest
 
 from agent_core.agent.prompt import git_summary
 from agent_core.git import GitUnavailable, git_config_values_sync, run_git_sync
+from agent_core.git.working_diff import working_tree_diff
 from agent_core.sandbox.policy import sandbox_policy
-from mewcode_tui.commands.prompts import git_diff
 from tests.helpers.headless import bash_calls, headless_in_process
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git not installed")
@@ -294,7 +294,7 @@ async def test_without_a_sandbox_review_runs_no_git(project, witness, tmp_path, 
     monkeypatch.setenv("MEWCODE_SANDBOX", "none")
     committed_repo(project)
     git(project, "config", "diff.external", str(witness.program))
-    diff, problem = await git_diff(project, policy_for(project, tmp_path))
+    diff, problem = await working_tree_diff(project, policy_for(project, tmp_path))
     assert witness.evidence() == []
     assert diff is None
     assert problem.startswith("git cannot run contained here: no OS sandbox")
@@ -319,7 +319,7 @@ async def test_review_diff_runs_no_diff_program(
     for key, value in DIFF_ATTACKS[attack]:
         git(project, "config", key, value.format(program=witness.program))
     assert_attack_works_on_plain_git(witness, project, "diff", "HEAD")
-    diff, problem = await git_diff(project, policy_for(project, tmp_path))
+    diff, problem = await working_tree_diff(project, policy_for(project, tmp_path))
     assert witness.evidence() == []
     assert diff is not None, problem
     assert "-one\n+two" in diff  # the real diff, not a program's output
@@ -475,6 +475,6 @@ async def test_files_a_read_deny_rule_hides_are_left_out_of_status_and_diff(
     policy = policy_for(project, tmp_path)
     policy = msgspec.structs.replace(policy, hidden=(*policy.hidden, str(project / ".env")))
     assert git_summary(project, policy) == "git: branch main; 1 changed file(s)"
-    diff, problem = await git_diff(project, policy)
+    diff, problem = await working_tree_diff(project, policy)
     assert diff is not None, problem
     assert "+two" in diff and "hunter2-marker" not in diff

@@ -29,7 +29,7 @@ async def turn(
         async for event in channel:
             seen.append(event)
             if isinstance(event, ev.ApprovalRequested):
-                event.ticket.answer(answer or "deny")
+                runtime.answer_approval(event.approval_id, ev.ApprovalReply(answer or "deny"))
             if isinstance(event, ev.TurnCompleted):
                 return
 
@@ -153,7 +153,7 @@ async def test_an_edit_waiting_for_approval_carries_its_diff_and_a_denial_change
 
 
 async def test_an_approval_is_answered_by_id_through_the_session(paths, project) -> None:
-    # A front end the event reached as JSON (no ticket object) answers by approval id.
+    # A front end answers by approval id; the first answer wins, a plan's answer never fits.
     provider = ScriptedProvider([bash("b1", "touch by-id.txt"), Step(text="ok")])
     runtime = await Runtime.open(
         RuntimeOptions(cwd=project, paths=paths, settings=load_settings(paths), provider=provider)
@@ -166,6 +166,8 @@ async def test_an_approval_is_answered_by_id_through_the_session(paths, project)
             if isinstance(event, ev.ApprovalRequested):
                 assert runtime.approvals.waiting() == [event.approval_id]
                 assert not runtime.answer_approval("appr_unknown", ev.ApprovalReply("deny"))
+                plan = ev.PlanAnswer("accept_edits")
+                assert not runtime.answer_approval(event.approval_id, plan)  # not a plan's
                 reply = ev.ApprovalReply("allow_once")
                 answers.append(runtime.answer_approval(event.approval_id, reply))
                 answers.append(runtime.answer_approval(event.approval_id, reply))

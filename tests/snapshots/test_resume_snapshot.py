@@ -5,11 +5,9 @@ Update after an intended visual change with ``pytest tests/snapshots --snapshot-
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from agent_core.session.listing import SessionInfo
+from agent_core.events import SessionSummary
 from mewcode_tui.screens.resume import ResumeScreen
 from tests.snapshots.test_modal_snapshots import SIZE, ScreenHost
 
@@ -21,8 +19,8 @@ def colors_on(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("NO_COLOR", raising=False)
 
 
-def info(session_id: str, prompt: str, ago: float, size: int, count: int) -> SessionInfo:
-    return SessionInfo(session_id, Path(f"/s/{session_id}.jsonl"), prompt, NOW - ago, size, count)
+def info(session_id: str, prompt: str, ago: float, size: int, count: int) -> SessionSummary:
+    return SessionSummary(session_id, prompt, NOW - ago, count, size)
 
 
 SESSIONS = [

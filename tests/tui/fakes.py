@@ -11,23 +11,29 @@ import asyncio
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from agent_core import events as ev
+from agent_core.agent.approvals import Answer, ApprovalTicket
 from agent_core.agent.loop import TurnStats
 from agent_core.agent.session_api import RuntimeSession
 from agent_core.channel import RendezvousChannel
+from agent_core.config.paths import MewcodePaths
 from agent_core.config.settings import RuleEntry, Settings
 from agent_core.context.manager import CompactionOutcome
 from agent_core.errors import MewCodeError
+from agent_core.hooks.session_hooks import SessionHooks
 from agent_core.llm.base import ChatRequest, Provider, StreamEvent
 from agent_core.mcp.model import McpServerStatus
+from agent_core.memory.files import MemoryReach, session_reach
+from agent_core.memory.long_term import LongTermMemory
 from agent_core.messages import ImageBlock, Message
 from agent_core.modes import Mode
 from agent_core.sandbox.policy import sandbox_policy
 from agent_core.sandbox.session import unsandboxed_bypass_error
 from agent_core.sandbox.status import SandboxStatus
 from agent_core.session.loader import SavedViews
+from agent_core.skills.loader import SkillLibrary
 from agent_core.usage import Usage
 
 Send = Callable[[ev.Event], Awaitable[None]]
@@ -47,7 +53,11 @@ class FakeProvider:
 
 
 class FakeRuntime:
-    """The ``RuntimeSession`` the TUI uses, driven by one script per turn."""
+    """The ``RuntimeSession`` the TUI uses, driven by one script per turn.
+
+    It runs under a real ``SessionHost`` (the TUI's seam); memory, skills and hooks are
+    the real kinds over this folder and ``MEWCODE_HOME``, so the host's queries answer.
+    """
 
     def __init__(
         self, cwd: Path, scripts: list[Script] | None = None, history: list[Message] | None = None
@@ -67,7 +77,7 @@ class FakeRuntime:
         self.saved_views = SavedViews()
         self.settings_problems: list[str] = []
         self.prompts: list[str] = []
-        self.replies: list[ev.ApprovalReply] = []
+        self.replies: list[Answer] = []  # each approval's answer, tool call's or plan's
         self.saved_rules = [RuleEntry("Bash(git:*)", "allow", "/home/u/.mewcode/settings.yaml")]
         self.session_rules = [RuleEntry("Edit", "allow", "session")]
         self.new_sessions = 0
@@ -75,16 +85,21 @@ class FakeRuntime:
         self.sandbox = SandboxStatus("bubblewrap", True)
         home = Path(os.environ.get("MEWCODE_HOME", cwd / ".mewcode-home"))
         self.sandbox_policy = sandbox_policy(cwd, [], cwd, Path.home(), home)
+        self.paths = MewcodePaths(home=home, project=cwd)
+        self.memory = LongTermMemory(self.paths)
+        self.skills = SkillLibrary.for_session(self.paths)
+        self.hooks = SessionHooks.load(self.paths, Settings(), dict, ())
+        self.forks: list[str | None] = []
         self.last_stats = TurnStats()
         self.compactions: list[str] = []
-        self.waiting: dict[str, ev.ApprovalTicket] = {}
+        self.waiting: dict[str, ApprovalTicket] = {}
         self._task: asyncio.Task | None = None
         self.mcp: list[McpServerStatus] = []  # what mcp_servers() shows; tests set it
         self.mcp_started = 0
         self.mcp_reconnects: list[str] = []
         self._mcp_watchers: list[Callable[[], None]] = []
         self._mode_watchers: list[Callable[[Mode], None]] = []
-        self.opened_as = "new"
+        self.opened_as: Literal["new", "resumed"] = "new"
 
     @property
     def running(self) -> bool:
@@ -117,6 +132,9 @@ class FakeRuntime:
         self.mcp = list(statuses)
         for callback in self._mcp_watchers:
             callback()
+
+    def memory_reach(self) -> MemoryReach:
+        return session_reach(self.paths, self.cwd, [], self.sandbox_policy.hidden)
 
     def mode_refusal(self, mode: Mode) -> MewCodeError | None:
         return unsandboxed_bypass_error(mode, Settings(), self.sandbox)
@@ -158,10 +176,9 @@ class FakeRuntime:
                 return True
         return False
 
-    async def ask(self, send: Send, request: ev.ApprovalRequested) -> ev.ApprovalReply:
-        """Send an approval request and block until the UI answers its ticket."""
-        ticket = ev.ApprovalTicket()
-        request.ticket = ticket
+    async def ask(self, send: Send, request: ev.ApprovalRequested) -> Answer:
+        """Send an approval request and block until it is answered by id, as the runtime does."""
+        ticket = ApprovalTicket(request.kind)
         self.waiting[request.approval_id] = ticket
         try:
             await send(request)
@@ -171,12 +188,9 @@ class FakeRuntime:
         self.replies.append(reply)
         return reply
 
-    def answer_approval(self, approval_id: str, reply: ev.ApprovalReply) -> bool:
+    def answer_approval(self, approval_id: str, reply: Answer) -> bool:
         ticket = self.waiting.get(approval_id)
-        if ticket is None or ticket.answered:
-            return False
-        ticket.answer(reply.answer, reply.feedback)
-        return True
+        return ticket is not None and ticket.answer(reply)
 
     async def run_turn(
         self,
@@ -184,7 +198,7 @@ class FakeRuntime:
         events: RendezvousChannel[ev.Event] | None = None,
         *,
         can_ask: bool = True,
-        turn_id: str = "t",
+        turn_id: str | None = None,
         images: Sequence[ImageBlock] = (),
     ) -> ev.TurnCompleted:
         assert events is not None, "the TUI always passes a channel"
@@ -200,7 +214,11 @@ class FakeRuntime:
                 raise
             reason = "cancelled"
         done = ev.TurnCompleted(
-            turn_id=turn_id, stop_reason=reason, final_text="", iterations=1, usage=self.usage
+            turn_id=turn_id or "t",
+            stop_reason=reason,
+            final_text="",
+            iterations=1,
+            usage=self.usage,
         )
         await events.send(ev.Status(phase="idle"))
         await events.send(done)
@@ -213,6 +231,9 @@ class FakeRuntime:
     async def new_session(self) -> None:
         self.new_sessions += 1
         self.history = []
+
+    async def fork(self, session_id: str | None = None) -> None:
+        self.forks.append(session_id)
 
     async def close(self) -> None:
         self.closed = True

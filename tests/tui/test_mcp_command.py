@@ -174,8 +174,10 @@ async def test_the_open_list_and_the_status_bar_follow_the_servers(make_app, pro
         assert screen.status.mcp_failed == 1
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is screen)
-        runtime.mcp_changed([runtime.mcp[0]])
-        await wait_until(pilot, lambda: "MCP 1/1" in text_of(app))
+        # The host tells each server that changed (servers never leave a session's list).
+        weather = McpServerStatus("weather", "http", "connected", "/p/.mcp.json", tools=1)
+        runtime.mcp_changed([runtime.mcp[0], weather, runtime.mcp[2]])
+        await wait_until(pilot, lambda: "MCP 2/2 +1 untrusted" in text_of(app))
         assert "failed" not in screen_lines(app)[-2] + screen_lines(app)[-1]
 
 

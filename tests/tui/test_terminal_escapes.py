@@ -15,9 +15,9 @@ from pathlib import Path
 from agent_core import events as ev
 from agent_core.agent.runtime import Runtime, RuntimeOptions
 from agent_core.config.settings import load_settings
+from agent_core.events import SessionSummary
 from agent_core.mcp.hub import McpHub
 from agent_core.mcp.model import McpServerSpec, McpServerStatus
-from agent_core.session.listing import SessionInfo
 from agent_core.usage import Usage
 from mewcode_tui.app import MewCodeApp
 from mewcode_tui.screens.approval import ApprovalScreen
@@ -244,7 +244,7 @@ async def test_the_resume_picker_and_the_at_completion_show_names_escaped(make_a
         assert "evil\\x1b[2J.py" in shown(app)
         await pilot.press("escape")
         prompt = "fix the bug in " + PAYLOAD
-        listing = [SessionInfo("s1", project / "s1.jsonl", prompt, 999.0, 1_000, 2)]
+        listing = [SessionSummary("s1", prompt, 999.0, 2, 1_000)]
         app.push_screen(ResumeScreen(listing, now=1000.0))
         await wait_until(pilot, lambda: isinstance(app.screen, ResumeScreen))
         await pilot.pause()

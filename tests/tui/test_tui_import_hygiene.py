@@ -15,7 +15,7 @@ PROBE = textwrap.dedent(
     from pathlib import Path
     from agent_core.config.paths import MewcodePaths
     from agent_core.config.settings import Settings
-    import mewcode_tui.screens.session_opening as opening_module
+    import mewcode_tui.session_starter as opening_module
     from mewcode_tui.app import MewCodeApp
     from mewcode_tui.session_start import TuiOptions
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import mewcode_tui.commands
 from agent_core.config.paths import MewcodePaths
-from mewcode_tui.commands import build_registry
+from tests.helpers.command_registry import disk_registry
 
 
 def declared_commands() -> dict[str, str]:
@@ -24,11 +24,11 @@ def declared_commands() -> dict[str, str]:
 
 def test_every_declared_command_is_in_the_registry(tmp_path: Path) -> None:
     # A new command module must also be listed in build_registry, or its commands exist for no one.
-    registry = build_registry(MewcodePaths(home=tmp_path / "home", project=tmp_path))
+    registry = disk_registry(MewcodePaths(home=tmp_path / "home", project=tmp_path))
     missing = {name: module for name, module in declared_commands().items() if name not in registry}
     assert declared_commands() and missing == {}
 
 
 def test_every_command_has_a_description_for_help(tmp_path: Path) -> None:
-    registry = build_registry(MewcodePaths(home=tmp_path / "home", project=tmp_path))
+    registry = disk_registry(MewcodePaths(home=tmp_path / "home", project=tmp_path))
     assert [c.name for c in registry.all() if not c.description.strip()] == []

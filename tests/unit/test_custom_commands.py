@@ -5,14 +5,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from agent_core.command_text import expand_command, parse_invocation
 from agent_core.config.paths import MewcodePaths
-from agent_core.custom_commands import (
-    command_folders,
-    expand_command,
-    load_command_files,
-    parse_invocation,
-)
-from mewcode_tui.commands import build_registry
+from agent_core.custom_commands import command_folders, load_command_files
+from tests.helpers.command_registry import disk_registry
 
 
 def write(path: Path, text: str) -> None:
@@ -75,16 +71,16 @@ def test_a_builtin_is_never_replaced_and_the_clash_is_named(tmp_path: Path) -> N
     paths = MewcodePaths(home=tmp_path / "home", project=tmp_path / "project")
     write(paths.project / ".claude/commands/help.md", "not help")
     write(paths.project / ".claude/commands/frontend/component.md", "component")
-    registry = build_registry(paths)
+    registry = disk_registry(paths)
     assert registry.get("help").kind == "local" and registry.shadowed == ["help"]
     assert registry.get("frontend:component").kind == "prompt"
 
 
 def test_the_headless_builtin_list_is_the_registrys(tmp_path: Path) -> None:
     from mewcode_tui.command_prompt import BUILTIN_NAMES
+    from mewcode_tui.commands import build_registry
 
-    paths = MewcodePaths(home=tmp_path / "home", project=tmp_path / "project")
-    assert {c.name for c in build_registry(paths).all()} == BUILTIN_NAMES
+    assert {c.name for c in build_registry().all()} == BUILTIN_NAMES
 
 
 def test_headless_expands_a_custom_command_but_never_a_builtins_name(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ import pytest
 from agent_core.config.paths import MewcodePaths
 from agent_core.llm.demo_provider import DemoProvider
 from agent_core.llm.demo_workspace import open_demo_workspace, remove_demo_workspace
-from mewcode_tui.commands import build_registry
+from tests.helpers.command_registry import disk_registry
 
 ALL_TOOLS = {"LS", "Grep", "Read", "Write"}
 # Features a demo sentence might promise, and the command that would have to exist for it.
@@ -58,7 +58,7 @@ def test_the_demo_proposes_an_edit_only_in_its_scratch_copy(project: Path, scrat
 def test_every_command_the_demo_names_is_a_registered_slash_command(
     project: Path, scratch, paths
 ) -> None:
-    registry = build_registry(paths)
+    registry = disk_registry(paths)
     for cwd in (project, scratch.project):
         named = set(re.findall(r"`/([a-z][a-z-]*)`", said(cwd)))
         assert named, "the tour points at no command"
@@ -66,7 +66,7 @@ def test_every_command_the_demo_names_is_a_registered_slash_command(
 
 
 def test_the_demo_promises_no_feature_that_does_not_exist(project: Path, scratch, paths) -> None:
-    registry = build_registry(paths)
+    registry = disk_registry(paths)
     for cwd in (project, scratch.project):
         text = said(cwd).lower()
         promised = {word: cmd for word, cmd in FEATURE_WORDS.items() if word in text}

@@ -34,8 +34,14 @@ SEEDED_VIOLATIONS = {
         ("mewcode_tui.widgets.chat_log", "mewcode_tui.screens.main"),
         ("mewcode_tui.widgets.prompt_input", "mewcode_tui.commands"),
     ],
+    "commands and their screens use only the session protocol": [
+        ("mewcode_tui.commands.memory", "agent_core.memory.long_term"),
+        ("mewcode_tui.commands.hooks", "agent_core.hooks.config"),
+        ("mewcode_tui.screens.resume", "agent_core.session.listing"),
+        ("mewcode_tui.commands", "agent_core.custom_commands"),
+    ],
     "provider SDKs only from agent_core.llm": [
-        ("mewcode_tui.screens.session_opening", "anthropic"),
+        ("mewcode_tui.session_starter", "anthropic"),
         ("agent_core.agent.runtime", "openai"),
     ],
 }

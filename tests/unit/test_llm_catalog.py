@@ -11,7 +11,13 @@ import pytest
 
 import agent_core.llm
 from agent_core.config.settings import Settings
-from agent_core.llm.catalog import KEYED_PROVIDERS, PROVIDER_NAMES, PROVIDERS, provider_class
+from agent_core.llm.catalog import (
+    KEYED_PROVIDERS,
+    PROVIDER_NAMES,
+    PROVIDERS,
+    provider_class,
+    split_provider,
+)
 from agent_core.llm.factory import make_provider
 from agent_core.llm.pricing import model_info
 from mewcode_tui.cli import build_parser
@@ -56,3 +62,16 @@ def test_the_table_imports_no_provider_module() -> None:
     loaded = set(json.loads(out.stdout))
     modules = {e.provider_class.partition(":")[0] for e in PROVIDERS.values()}
     assert not loaded & (modules | {"anthropic", "openai"})
+
+
+@pytest.mark.parametrize(
+    ("typed", "split"),
+    [
+        ("openai:gpt-4o", ("openai", "gpt-4o")),
+        ("anthropic: claude-sonnet-4-5 ", ("anthropic", "claude-sonnet-4-5")),
+        ("llama3:8b", (None, "llama3:8b")),  # a model's own colon, no provider
+        ("gpt-4o", (None, "gpt-4o")),
+    ],
+)
+def test_a_model_name_may_start_with_its_provider(typed: str, split: tuple) -> None:
+    assert split_provider(typed) == split

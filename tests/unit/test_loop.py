@@ -106,7 +106,12 @@ class Harness:
     async def emit(self, event: ev.Event) -> None:
         self.events.append(event)
         if isinstance(event, ev.ApprovalRequested) and self.answer:
-            event.ticket.answer(self.answer, "use another name")
+            reply: ev.ApprovalReply | ev.PlanAnswer
+            if event.kind == "plan":
+                reply = ev.PlanAnswer(self.answer, "use another name")  # type: ignore[arg-type]
+            else:
+                reply = ev.ApprovalReply(self.answer, "use another name")  # type: ignore[arg-type]
+            assert self.executor.env.approvals.answer(event.approval_id, reply)
 
     def of(self, kind: type) -> list:
         return [e for e in self.events if isinstance(e, kind)]
@@ -238,7 +243,8 @@ async def test_the_agent_really_waits_for_the_approval() -> None:
             break
     await asyncio.sleep(0.05)
     assert not h.of(ev.ToolResult) and not task.done()
-    h.of(ev.ApprovalRequested)[0].ticket.answer("allow_once")
+    asked = h.of(ev.ApprovalRequested)[0]
+    assert h.executor.env.approvals.answer(asked.approval_id, ev.ApprovalReply("allow_once"))
     done = await asyncio.wait_for(task, 2)
     assert done.stop_reason == "end_turn"
     assert h.of(ev.ToolResult)[0].content == "touched f"
@@ -283,9 +289,7 @@ async def test_provider_error_ends_turn_with_error_event_and_valid_history() -> 
     assert_valid_history(h.conversation.messages)
 
 
-@pytest.mark.parametrize(
-    "answer, mode", [("allow_once", "default"), ("allow_session", "acceptEdits")]
-)
+@pytest.mark.parametrize("answer, mode", [("default", "default"), ("accept_edits", "acceptEdits")])
 async def test_exit_plan_mode_approval_switches_mode(answer: str, mode: str) -> None:
     from agent_core.tools.base import ToolOutput
 

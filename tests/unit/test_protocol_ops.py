@@ -30,6 +30,8 @@ def sample(kind: msgspec.inspect.Type) -> Any:
             return [sample(kind.item_type)]
         case msgspec.inspect.FloatType():
             return 1.5
+        case msgspec.inspect.IntType():
+            return 7
         case msgspec.inspect.StructType():
             return kind.cls(**{f.name: sample(f.type) for f in kind.fields})
         case msgspec.inspect.DictType():

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from agent_core.errors import MewCodeError
-from agent_core.session.listing import SessionInfo
+from agent_core.events import SessionSummary
 from mewcode_tui.commands.context_cmds import context_table, find_session, usage_bar
 from mewcode_tui.screens.resume import one_line, relative_time
 
@@ -40,8 +38,8 @@ def test_one_line_flattens_and_cuts() -> None:
     assert len(cut) <= 20 and cut.endswith("…")
 
 
-def info(session_id: str) -> SessionInfo:
-    return SessionInfo(session_id, Path(f"/s/{session_id}.jsonl"), "p", 0.0, 10, 2)
+def info(session_id: str) -> SessionSummary:
+    return SessionSummary(session_id, "p", 0.0, 2, 10)
 
 
 def test_find_session_by_id_or_unique_prefix() -> None:

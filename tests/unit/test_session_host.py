@@ -37,7 +37,14 @@ async def open_host(paths, project, steps: list[Step], mode: str = "default") ->
 def minimal(cls: type) -> ops.Op:
     info = msgspec.inspect.type_info(cls)
     assert isinstance(info, msgspec.inspect.StructType)
-    values = {"approval_id": "nope", "session_id": "nope", "name": "nope", "model": "m"}
+    values = {
+        "approval_id": "nope",
+        "session_id": "nope",
+        "name": "nope",
+        "model": "m",
+        "fact_id": 404,
+        "rule": ev.RuleEntry("Bash(nope)", "allow", "session"),
+    }
     fields = {f.name: values.get(f.name, "x") for f in info.fields if f.required}
     if cls is ops.SetMode:
         fields["mode"] = "acceptEdits"

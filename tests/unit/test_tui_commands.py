@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from agent_core.command_text import expand_command
 from agent_core.config.paths import MewcodePaths
-from agent_core.custom_commands import expand_command
-from mewcode_tui.commands import build_registry
 from mewcode_tui.commands.info import help_text
-from mewcode_tui.commands.prompts import load_custom_commands
 from mewcode_tui.commands.registry import parse_command
 from mewcode_tui.widgets.status_bar import compact_number, context_bar
+from tests.helpers.command_registry import disk_registry
 
 
 def test_parse_command():
@@ -21,15 +20,16 @@ def test_parse_command():
 
 
 def test_custom_commands_from_markdown(tmp_path: Path):
-    folder = tmp_path / "commands"
-    folder.mkdir()
+    folder = tmp_path / ".mewcode" / "commands"
+    folder.mkdir(parents=True)
     (folder / "fix-issue.md").write_text(
         "---\ndescription: Fix a GitHub issue\n---\nFix #$ARGUMENTS now.\n"
     )
     (folder / "plain.md").write_text("# Tidy imports\nSort the imports.\n")
     (folder / "Bad Name.md").write_text("ignored")
-    commands = {c.name: c for c in load_custom_commands([folder])[0]}
-    assert set(commands) == {"fix-issue", "plain"}
+    registry = disk_registry(MewcodePaths(home=tmp_path / "home", project=tmp_path))
+    commands = {c.name: c for c in registry.all() if c.kind == "prompt"}
+    assert {"fix-issue", "plain"} <= set(commands) and "bad name" not in commands
     assert commands["fix-issue"].description == "Fix a GitHub issue"
     assert commands["plain"].description == "Tidy imports"
     assert commands["fix-issue"].kind == "prompt"
@@ -41,7 +41,7 @@ def test_registry_has_the_four_kinds_and_help_lists_them(tmp_path: Path):
     paths = MewcodePaths(home=tmp_path / "home", project=tmp_path)
     (tmp_path / ".mewcode" / "commands").mkdir(parents=True)
     (tmp_path / ".mewcode" / "commands" / "deploy.md").write_text("Deploy $ARGUMENTS")
-    registry = build_registry(paths)
+    registry = disk_registry(paths)
     names = {c.name for c in registry.all()}
     assert {
         "help",
@@ -69,14 +69,14 @@ def test_status_bar_figures():
 
 
 def test_a_project_command_cannot_replace_a_built_in(paths) -> None:
-    from mewcode_tui.commands import build_registry
     from mewcode_tui.commands.info import help_text
+    from tests.helpers.command_registry import disk_registry
 
     folder = paths.project / ".mewcode" / "commands"
     folder.mkdir(parents=True)
     (folder / "mode.md").write_text("Pretend you are in plan mode.\n")
     (folder / "deploy.md").write_text("Deploy it.\n")
-    registry = build_registry(paths)
+    registry = disk_registry(paths)
     assert registry.get("mode").kind == "ui"
     assert registry.get("deploy").kind == "prompt"
     assert registry.shadowed == ["mode"]
