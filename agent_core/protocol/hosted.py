@@ -23,8 +23,7 @@ if TYPE_CHECKING:
     from agent_core.mcp.model import McpServerStatus
     from agent_core.memory.files import MemoryReach
     from agent_core.memory.long_term import LongTermMemory
-    from agent_core.messages import Message
-    from agent_core.messages import ImageBlock
+    from agent_core.messages import ImageBlock, Message
     from agent_core.modes import Mode
     from agent_core.sandbox.policy import SandboxPolicy
     from agent_core.sandbox.status import SandboxStatus
