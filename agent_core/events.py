@@ -16,7 +16,10 @@ import msgspec
 from agent_core.config.settings_model import RuleEntry as RuleEntry  # re-exported: rules.list
 from agent_core.decision import Decision as Decision  # re-exported: events name it
 from agent_core.mcp.model import McpServerStatus as McpServerStatus  # re-exported: mcp.*
+from agent_core.messages import Message
 from agent_core.modes import Mode
+from agent_core.session.records import CallViewRecord as CallViewRecord  # history.report
+from agent_core.session.records import TurnEndRecord as TurnEndRecord
 from agent_core.usage import Usage
 
 Layer = Literal["blacklist", "sandbox", "rules", "mode", "user", "hook", "session"]
@@ -363,6 +366,31 @@ class DiffReport(_Event, tag="diff.report"):
     cut: bool = False
 
 
+class HistoryItem(msgspec.Struct, frozen=True):
+    """One message of the history as a reader sees it.
+
+    ``shown_as`` is "summary" for the summary a compaction put first and "summary_ack"
+    for the model's reply to it; a user message's ``words`` are its own text, without
+    the files an @-mention attached (those are ``attached``).
+    """
+
+    message: Message
+    shown_as: Literal["message", "summary", "summary_ack"] = "message"
+    words: list[str] = []
+    attached: list[AttachedFile] = []
+
+
+class HistoryReport(_Event, tag="history.report"):
+    """The session's history to show (a resume): each message, and what the live view
+    showed beyond the messages: each call's ending by call id, and the turns that
+    stopped early by how many messages came before the stop."""
+
+    op_id: str
+    items: list[HistoryItem]
+    calls: dict[str, CallViewRecord] = {}
+    turn_ends: dict[int, TurnEndRecord] = {}
+
+
 class CommandInfo(msgspec.Struct, frozen=True):
     """One custom command: what completion and /help show, and the body it expands."""
 
@@ -423,6 +451,7 @@ Event = (
     | ContextReport
     | DiffReport
     | CommandList
+    | HistoryReport
 )
 
 

@@ -20,7 +20,7 @@ from textual.screen import Screen
 from mewcode_tui import css_parse_cache
 from mewcode_tui.screens.main import MainScreen
 from mewcode_tui.session_start import TuiOptions
-from mewcode_tui.session_starter import RuntimeOpener
+from mewcode_tui.session_starter import RuntimeOpener, SessionStarter
 
 _HERE = Path(__file__).parent
 # Benchmarks only (bench_preload): print the time of the first frame on stdout and exit,
@@ -68,7 +68,10 @@ class MewCodeApp(App[int]):
         self.options = options
         # The system copy command; None until the first copy looks for one, [] for none.
         self.clipboard_command: list[str] | None = None
-        self._main = MainScreen(options, provider=provider, opener=opener, clock=clock)
+        self._main = MainScreen(
+            lambda screen: SessionStarter(screen, options, provider=provider, opener=opener),
+            clock=clock,
+        )
         # Choosing the theme before anything is styled spares a full restyle
         # before the first frame.
         from mewcode_tui.themes import load_themes, restore_theme

@@ -127,6 +127,7 @@ class TurnPresenter:
                 | ev.ContextReport()
                 | ev.DiffReport()
                 | ev.CommandList()
+                | ev.HistoryReport()
             ):
                 pass  # session news: the screen reads it from the runtime until it migrates
             case _:

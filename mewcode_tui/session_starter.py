@@ -50,11 +50,10 @@ RuntimeOpener = Callable[[TuiOptions, "Provider"], Awaitable["RuntimeSession"]]
 class SessionOpened(Message):
     """The session is open: the main screen drives it through ``client``."""
 
-    def __init__(self, client: SessionClient, host: SessionHost, runtime: RuntimeSession) -> None:
+    def __init__(self, client: SessionClient, host: SessionHost) -> None:
         super().__init__()
         self.client = client
         self.host = host  # closed with the screen
-        self.runtime = runtime  # what the commands still read until they ask through ops
 
 
 class StartingScreen(Protocol):
@@ -102,6 +101,8 @@ class SessionStarter:
         self.provider = provider
         self.opener = opener or self._open_runtime
         self._env: dict[str, str] | None = None  # the environment with a key from setup
+        # The runtime it opened: the session host drives it; the screen never reads it.
+        self.runtime: RuntimeSession | None = None
 
     # choose_session reads these from what it is given.
     @property
@@ -212,7 +213,8 @@ class SessionStarter:
         host.start()
         runtime.start_mcp()
         client = SessionClient(host, self.screen.session_event)
-        self.screen.post_message(SessionOpened(client, host, runtime))
+        self.runtime = runtime
+        self.screen.post_message(SessionOpened(client, host))
 
     async def _warm_provider(self) -> None:
         """Build the provider's client ahead of the first turn (it costs tens of ms)."""

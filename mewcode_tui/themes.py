@@ -17,7 +17,7 @@ import hashlib
 import logging
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import msgspec
 
@@ -228,7 +228,12 @@ def saved_theme(paths: MewcodePaths) -> str | None:
     return raw.theme if raw is not None else None
 
 
-def save_theme(paths: MewcodePaths, name: str) -> None:
+class _UserSettingsFile(Protocol):
+    @property
+    def user_settings(self) -> Path: ...
+
+
+def save_theme(paths: _UserSettingsFile, name: str) -> None:
     """Persist the chosen theme in ``MEWCODE_HOME/settings.yaml`` (key ``theme``).
 
     Raises ConfigError when the settings file cannot be read or written.

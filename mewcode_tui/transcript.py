@@ -10,17 +10,22 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_left
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import msgspec
 
 from agent_core.call_status import CallStatus as CallStatus  # re-exported for the widgets
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Mapping
 
-    from agent_core.events import AttachedFile
-    from agent_core.messages import Message
+    from agent_core.events import (
+        AttachedFile,
+        CallViewRecord,
+        HistoryItem,
+        HistoryReport,
+        TurnEndRecord,
+    )
 
 PREVIEW_CHARS = 4_000
 PREVIEW_LINES = 60
@@ -297,60 +302,17 @@ def answer_entries(text: str) -> list[AssistantEntry]:
     return [AssistantEntry([piece], done=True, continued=i > 0) for i, piece in enumerate(pieces)]
 
 
-class SavedCall(Protocol):
-    """How a call looked live, as the session file kept it (agent_core's CallViewRecord)."""
+def transcript_from_history(report: HistoryReport) -> Transcript:
+    """Rebuild a transcript from the session's history (resume): text, thinking, tool rounds.
 
-    @property
-    def status(self) -> Literal["ok", "error", "denied", "cancelled"]: ...
-    @property
-    def summary(self) -> str: ...
-    @property
-    def reason(self) -> str: ...
-    @property
-    def duration_ms(self) -> int | None: ...
-    @property
-    def diff(self) -> str | None: ...
-    @property
-    def diff_path(self) -> str: ...
-    @property
-    def added(self) -> int: ...
-    @property
-    def removed(self) -> int: ...
-
-
-class SavedTurnEnd(Protocol):
-    """A turn that stopped early, and the note its history got (agent_core's TurnEndRecord)."""
-
-    @property
-    def stop_reason(self) -> str: ...
-    @property
-    def error(self) -> str: ...
-    @property
-    def marker(self) -> str: ...
-
-
-class SavedDisplay(Protocol):
-    """What the session file kept of the live view: calls by id, turn ends by position."""
-
-    @property
-    def calls(self) -> Mapping[str, SavedCall]: ...
-    @property
-    def turn_ends(self) -> Mapping[int, SavedTurnEnd]: ...
-
-
-def transcript_from_history(
-    history: Sequence[Message], saved: SavedDisplay | None = None
-) -> Transcript:
-    """Rebuild a transcript from saved messages (resume): text, thinking and tool rounds.
-
-    With ``saved`` (what the live view showed), calls keep their status word, duration,
-    summary and diff, and a turn that stopped early shows a notice instead of the note
-    its history got. Without it (an older session file), statuses come from the results.
+    Calls keep the status word, duration, summary and diff the live view showed, and a
+    turn that stopped early shows a notice instead of the note its history got. Without
+    saved views (an older session file), statuses come from the results.
     """
     transcript = Transcript()
-    calls: Mapping[str, SavedCall] = saved.calls if saved is not None else {}
-    turn_ends: Mapping[int, SavedTurnEnd] = saved.turn_ends if saved is not None else {}
-    for position, message in enumerate(history, start=1):
+    calls, turn_ends = report.calls, report.turn_ends
+    for position, item in enumerate(report.items, start=1):
+        message = item.message
         end = turn_ends.get(position)  # a turn stopped after this message
         is_marker = (
             end is not None
@@ -359,21 +321,22 @@ def transcript_from_history(
             and message.text() == end.marker
         )
         if not is_marker:
-            _add_message(transcript, message, calls)
+            _add_message(transcript, item, calls)
         if end is not None:
             transcript.add(turn_end_notice(end))
     return transcript
 
 
-def turn_end_notice(end: SavedTurnEnd) -> NoticeEntry:
+def turn_end_notice(end: TurnEndRecord) -> NoticeEntry:
     """The notice the live view showed when this turn stopped."""
     if end.stop_reason in STOP_NOTES:
         return NoticeEntry(*STOP_NOTES[end.stop_reason])
     return NoticeEntry("error", end.error or "The turn failed.")
 
 
-def _add_message(transcript: Transcript, message: Message, calls: Mapping[str, SavedCall]) -> None:
-    from agent_core.context.compaction import ACK_TEXT, is_summary
+def _add_message(
+    transcript: Transcript, item: HistoryItem, calls: Mapping[str, CallViewRecord]
+) -> None:
     from agent_core.messages import (
         TextBlock,
         ThinkingBlock,
@@ -382,18 +345,16 @@ def _add_message(transcript: Transcript, message: Message, calls: Mapping[str, S
         result_text,
     )
 
-    if is_summary(message):
+    message = item.message
+    if item.shown_as == "summary":
         # The summary is for the model; the reader gets a one-line marker.
         transcript.add(NoticeEntry("info", "Earlier conversation summarised (compacted)."))
         return
-    if message.role == "assistant" and message.text() == ACK_TEXT:
+    if item.shown_as == "summary_ack":
         return  # the model's acknowledgement of the summary
     if message.role == "user":
-        from agent_core.attached_files import attachments_of
-
-        texts, attached = attachments_of(message)
-        if texts:
-            transcript.add(UserEntry("\n".join(texts), attached))
+        if item.words:
+            transcript.add(UserEntry("\n".join(item.words), list(item.attached)))
         for block in message.content:
             if isinstance(block, ToolResultBlock):
                 record = transcript.calls.get(block.tool_use_id)

@@ -9,14 +9,20 @@ happens, so a resumed session is shown as it was seen live.
 from __future__ import annotations
 
 import logging
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from agent_core import events as ev
-from agent_core.agent.conversation import Conversation, closing_marker
+from agent_core.agent.conversation import Conversation, HistorySink, closing_marker
 from agent_core.agent.loop import CLOSING_NOTES
 from agent_core.call_status import CallStatus, call_status
 from agent_core.errors import MewCodeError
+from agent_core.session.loader import SavedViews
 from agent_core.session.records import CallViewRecord, Record, TurnEndRecord
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from agent_core.messages import Message
 
 log = logging.getLogger("mewcode.call_views")
 
@@ -30,9 +36,10 @@ class RecordSink(Protocol):
 class CallViewRecorder:
     """Follows one turn's events; writes a record when a call, or the turn, ends."""
 
-    def __init__(self, sink: RecordSink, conversation: Conversation) -> None:
+    def __init__(self, sink: RecordSink, conversation: Conversation, views: SavedViews) -> None:
         self._sink = sink
         self._conversation = conversation  # to see whether the turn got a closing note
+        self._views = views  # the session's, kept as the file will read back
         self._open: dict[str, CallViewRecord] = {}
         self._status: dict[str, CallStatus] = {}  # as the UI's tool line shows it now
 
@@ -81,8 +88,27 @@ class CallViewRecorder:
             stop_reason=event.stop_reason, error=event.error or "", marker=marker if added else ""
         )
 
-    def _write(self, record: Record) -> None:
+    def _write(self, record: CallViewRecord | TurnEndRecord) -> None:
+        self._views.note(record, len(self._conversation.messages))
         try:
             self._sink.append_record(record)
         except MewCodeError as exc:  # the messages are what matter; the view can go
             log.warning("could not record how a call looked: %s", exc)
+
+
+class ViewKeepingSink:
+    """The session store as the conversation's sink; a compaction also makes the
+    session's saved views forget where early-stopped turns were."""
+
+    def __init__(self, store: HistorySink, views: Callable[[], SavedViews]) -> None:
+        self._store = store
+        self._views = views
+
+    def append_message(self, message: Message, /) -> None:
+        self._store.append_message(message)
+
+    def append_compaction(
+        self, history: list[Message], tokens_before: int, tokens_after: int, /
+    ) -> None:
+        self._store.append_compaction(history, tokens_before, tokens_after)
+        self._views().compacted()

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from agent_core import events as ev
 from agent_core.agent.approvals import PendingApprovals
-from agent_core.agent.call_views import CallViewRecorder
+from agent_core.agent.call_views import CallViewRecorder, ViewKeepingSink
 from agent_core.agent.conversation import Conversation
 from agent_core.agent.execution_env import ExecutionEnv
 from agent_core.agent.executor import ToolExecutor
@@ -167,7 +167,9 @@ class Runtime:
 
     def _attach(self, store: SessionStore, history: list[Message]) -> None:
         self.store = store
-        self.conversation = Conversation(history, sink=store)
+        self.conversation = Conversation(
+            history, sink=ViewKeepingSink(store, lambda: self.saved_views)
+        )
         limits = self.settings.limits
         info = model_info(self.provider.model)
         self.context = ContextManager(
@@ -297,7 +299,9 @@ class Runtime:
         turn_id = turn_id or f"turn_{next(_turn_ids)}"
         if self.running:
             raise RuntimeError("a turn is already running")
-        emit = turn_emitter(events, CallViewRecorder(self.store, self.conversation))
+        emit = turn_emitter(
+            events, CallViewRecorder(self.store, self.conversation, self.saved_views)
+        )
         hooks = self.hooks.for_turn(emit)
         submitted = await hooks.prompt_submitted(text)
         if submitted.blocked or submitted.stop:

@@ -317,6 +317,10 @@ class SessionHost:
                 await self._publish(queries.remove_rule(rt, op))
             case ops.QueryContext():
                 await self._publish(queries.context_report(rt, op))
+            case ops.QueryHistory():
+                from agent_core.protocol.history import history_report
+
+                await self._publish(history_report(rt, op))
             case ops.QueryDiff():
                 await self._publish(await queries.diff_report(rt, op))
             case ops.QueryCommands():

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from agent_core.modes import Mode
     from agent_core.sandbox.policy import SandboxPolicy
     from agent_core.sandbox.status import SandboxStatus
+    from agent_core.session.loader import SavedViews
     from agent_core.skills.loader import SkillLibrary
     from agent_core.usage import Usage
 
@@ -57,6 +58,11 @@ class HostedRuntime(Protocol):
 
     @property
     def history(self) -> Sequence[Message]: ...
+
+    @property
+    def saved_views(self) -> SavedViews:
+        """What the live view showed beyond the messages (read back from the session file)."""
+        ...
 
     @property
     def mode(self) -> Mode: ...

@@ -119,6 +119,10 @@ class QueryContext(Op, tag="query_context"):
     pass
 
 
+class QueryHistory(Op, tag="query_history"):
+    """The session's history as a reader sees it (to show a resumed or forked session)."""
+
+
 class QueryDiff(Op, tag="query_diff"):
     """The uncommitted changes against HEAD, for a review prompt (cut to ``max_chars``)."""
 
@@ -177,6 +181,7 @@ AnyOp = (
     | ListRules
     | RemoveRule
     | QueryContext
+    | QueryHistory
     | QueryDiff
     | QueryCommands
     | QuerySkills

@@ -28,6 +28,17 @@ class SavedViews(msgspec.Struct):
     calls: dict[str, CallViewRecord] = {}
     turn_ends: dict[int, TurnEndRecord] = {}
 
+    def note(self, record: CallViewRecord | TurnEndRecord, messages: int) -> None:
+        """Keep ``record``, written when the history held ``messages`` messages."""
+        if isinstance(record, CallViewRecord):
+            self.calls[record.call_id] = record
+        else:
+            self.turn_ends[messages] = record
+
+    def compacted(self) -> None:
+        """A compaction replaced the history: the turn ends' positions were in the old one."""
+        self.turn_ends.clear()
+
 
 class LoadedSession(msgspec.Struct):
     """A session as read from disk: a valid history plus what went wrong reading it."""
@@ -67,11 +78,9 @@ def load_session(path: Path) -> LoadedSession:
             messages.append(_sendable(record.message))
         elif isinstance(record, CompactionRecord):
             messages = [_sendable(m) for m in record.history]
-            views.turn_ends.clear()  # their positions were in the history it replaced
-        elif isinstance(record, CallViewRecord):
-            views.calls[record.call_id] = record
-        elif isinstance(record, TurnEndRecord):
-            views.turn_ends[len(messages)] = record
+            views.compacted()
+        elif isinstance(record, CallViewRecord | TurnEndRecord):
+            views.note(record, len(messages))
         elif isinstance(record, MetaRecord):
             meta = meta or record
         else:

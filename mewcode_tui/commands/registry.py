@@ -18,9 +18,10 @@ from agent_core.modes import Mode
 from agent_core.protocol.ops import Op, op_tag
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from textual.app import App
 
-    from agent_core.config.paths import MewcodePaths
     from mewcode_tui.session_client import SessionClient
     from mewcode_tui.transcript import Transcript
     from mewcode_tui.widgets.chat_log import ChatLog
@@ -28,6 +29,16 @@ if TYPE_CHECKING:
 
 CommandKind = Literal["local", "ui", "prompt", "skill"]
 Answer = TypeVar("Answer")
+
+
+class UserFiles(Protocol):
+    """Where the user's own files are (``MEWCODE_HOME``): what /theme and /mcp name."""
+
+    @property
+    def home(self) -> Path: ...
+
+    @property
+    def user_settings(self) -> Path: ...
 
 
 class CommandHost(Protocol):
@@ -39,7 +50,7 @@ class CommandHost(Protocol):
         ...
 
     @property
-    def paths(self) -> MewcodePaths: ...
+    def paths(self) -> UserFiles: ...
 
     @property
     def registry(self) -> CommandRegistry: ...
@@ -77,7 +88,7 @@ class CommandHost(Protocol):
 
     async def clear_conversation(self) -> None: ...
 
-    async def show_history(self) -> None:
+    async def show_history(self, *, keep: bool = False) -> None:
         """Show the session's conversation (after a resume) in place of the chat pane's."""
 
     def refresh_status(self) -> None: ...

@@ -20,8 +20,8 @@ from textual.screen import Screen
 from textual.widgets import Footer
 
 from agent_core.errors import MewCodeError
-from agent_core.modes import MODE_CYCLE, MODES, Mode
-from mewcode_tui.session_starter import RuntimeOpener, SessionOpened, SessionStarter
+from agent_core.modes import MODE_CYCLE, MODES, Mode, mode_named
+from mewcode_tui.session_starter import SessionOpened
 from mewcode_tui.transcript import NoticeEntry, Transcript, UserEntry, transcript_from_history
 from mewcode_tui.widgets.chat_log import ChatLog
 from mewcode_tui.widgets.completion_menu import CompletionMenu
@@ -31,17 +31,14 @@ from mewcode_tui.widgets.tool_call_view import ToolCallLine
 from mewcode_tui.widgets.working_indicator import WorkingIndicator
 
 if TYPE_CHECKING:
-    from agent_core.agent.session_api import RuntimeSession
-    from agent_core.config.paths import MewcodePaths
-    from agent_core.config.settings import Settings
     from agent_core.events import ApprovalReply, ApprovalRequested, Event
-    from agent_core.llm.base import Provider
     from agent_core.protocol.host import SessionHost
-    from mewcode_tui.commands.registry import CommandRegistry
+    from mewcode_tui.commands.registry import CommandRegistry, UserFiles
     from mewcode_tui.completion import Candidate, CompletionQuery, FileIndex
     from mewcode_tui.presenter import TurnPresenter
     from mewcode_tui.session_client import SessionClient
     from mewcode_tui.session_start import TuiOptions
+    from mewcode_tui.session_starter import SessionStarter, StartingScreen
 
 # The channel, events, presenter and completion modules are imported when first
 # needed: none of them is needed for the first frame (docs/architecture.md#start-up).
@@ -92,18 +89,16 @@ class MainScreen(Screen):
 
     def __init__(
         self,
-        options: TuiOptions,
+        starter: Callable[[StartingScreen], SessionStarter],
         *,
-        provider: Provider | None = None,
-        opener: RuntimeOpener | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         super().__init__()
-        self.starter = SessionStarter(self, options, provider=provider, opener=opener)
-        self.mode: Mode = options.mode  # as the session last told it (or chosen before it opened)
+        self.starter = starter(self)  # the app makes it: it knows the provider and opener
+        # As the session last told it (or chosen before it opened).
+        self.mode: Mode = self.starter.options.mode
         self.session: SessionClient | None = None  # the session, once open
         self.host: SessionHost | None = None
-        self.runtime: RuntimeSession | None = None  # read by the commands until they use ops
         self._registry: CommandRegistry | None = None
         self._files: FileIndex | None = None
         self.clock = clock
@@ -120,16 +115,8 @@ class MainScreen(Screen):
         return self.starter.options
 
     @property
-    def paths(self) -> MewcodePaths:
+    def paths(self) -> UserFiles:
         return self.starter.options.paths
-
-    @property
-    def settings(self) -> Settings:
-        return self.starter.options.settings
-
-    @property
-    def provider(self) -> Provider | None:
-        return self.starter.provider
 
     @property
     def presenter(self) -> TurnPresenter:
@@ -210,25 +197,22 @@ class MainScreen(Screen):
         import gc
 
         session = self.session = message.client
-        self.host, self.runtime = message.host, message.runtime
+        self.host = message.host
         self.run_worker(session.run(), group="session-events")
         self.status.phase = "idle"
         self._registry = await self.load_session_commands(session)  # after the first frame
         self.say_command_notices(self._registry)
-        runtime = message.runtime
-        if runtime.history:
-            restored = transcript_from_history(runtime.history, runtime.saved_views)
-            self.transcript.prepend(restored)
-            await self.chat.reload()
-            self.say(f"Resumed session {runtime.session_id} ({len(runtime.history)} messages).")
+        snap = session.snapshot()
+        if snap.messages:
+            await self.show_history(keep=True)
+            self.say(f"Resumed session {snap.session_id} ({snap.messages} messages).")
         else:
-            snap = session.snapshot()
             self.say(
                 f"MewCode · {snap.provider} {snap.model} · "
                 f"{short_path(self.options.cwd)} — /help for commands, @ to mention files."
             )
         await self._ask_start_mode(session)
-        if len(runtime.history) > 500:
+        if snap.messages > 500:
             # A big resumed history lives until exit: keep it out of the
             # collector's full passes, whose pauses grow with it.
             gc.collect()
@@ -240,9 +224,8 @@ class MainScreen(Screen):
         from agent_core.protocol.ops import SetMode
         from mewcode_tui.session_client import OpRefusedError
 
-        mode: Mode = next((m for m in MODES if m == self.mode), "default")
         try:
-            await session.request(SetMode(mode=mode))
+            await session.request(SetMode(mode=self.mode))
         except OpRefusedError as refusal:
             self.say(f"Mode default: {refusal}", "error")
             try:
@@ -288,9 +271,9 @@ class MainScreen(Screen):
         from agent_core.protocol.queries import custom_commands, installed_skills
         from mewcode_tui.commands import build_registry
 
-        skills = installed_skills(self.paths)
+        skills = installed_skills(self.options.paths)
         self.status.skills = len(skills.skills)
-        return build_registry(custom_commands(self.paths), skills)
+        return build_registry(custom_commands(self.options.paths), skills)
 
     async def load_session_commands(self, session: SessionClient) -> CommandRegistry:
         """The commands as the open session lists them; the status bar counts skills."""
@@ -300,12 +283,23 @@ class MainScreen(Screen):
         self.status.skills = registry.skills
         return registry
 
-    async def show_history(self) -> None:
-        """Show the session's conversation in place of the chat pane's (after a resume)."""
-        assert self.runtime is not None
-        restored = transcript_from_history(self.runtime.history, self.runtime.saved_views)
-        self.transcript.clear()
-        self.transcript.prepend(restored)
+    async def show_history(self, *, keep: bool = False) -> None:
+        """Show the session's conversation in place of the chat pane's (after a resume);
+        with ``keep``, before what the pane shows already (notices said while it opened)."""
+        from agent_core.events import HistoryReport
+        from agent_core.protocol.ops import QueryHistory
+
+        if self.session is None:
+            return
+        try:
+            report = await self.session.request(QueryHistory())
+        except MewCodeError as exc:
+            self.say(f"Cannot show the conversation: {exc}", "error")
+            return
+        assert isinstance(report, HistoryReport), "query_history is answered by history.report"
+        if not keep:
+            self.transcript.clear()
+        self.transcript.prepend(transcript_from_history(report))
         await self.chat.reload()
 
     def say_command_notices(self, registry: CommandRegistry) -> None:
@@ -332,7 +326,7 @@ class MainScreen(Screen):
         The screen and the status bar follow the session's ``ModeChanged``; a mode
         chosen before the session opened is asked for once it opens.
         """
-        wanted = next((m for m in MODES if m == mode), None)
+        wanted = mode_named(mode)
         if wanted is None:
             self.say(f"Unknown mode {mode!r}; choose one of: {', '.join(MODES)}.", "warning")
             return False

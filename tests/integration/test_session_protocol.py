@@ -73,6 +73,10 @@ async def test_a_session_through_ops_and_events(fake_llm, project, paths) -> Non
         done = await d.answer(t4)
         assert isinstance(done, ev.TurnCompleted) and done.stop_reason == "end_turn"
         assert history_problems(runtime.history) == []  # the interrupted turn left it valid
+        live = await d.answer(await host.submit(ops.QueryHistory()))
+        assert isinstance(live, ev.HistoryReport)
+        assert live.calls["b1"].status == "ok"  # as the live view showed the call
+        assert [e.stop_reason for e in live.turn_ends.values()] == ["cancelled"]
 
         compacted = await d.answer(await host.submit(ops.Compact()))
         assert isinstance(compacted, ev.Compaction) and compacted.layer == "summary"
@@ -84,6 +88,13 @@ async def test_a_session_through_ops_and_events(fake_llm, project, paths) -> Non
         back = await d.answer(await host.submit(ops.Resume(session_id=first_session)))
         assert isinstance(back, ev.SessionOpened) and back.how == "resumed"
         assert back.session_id == first_session == host.snapshot().session_id
+        shown = await d.answer(await host.submit(ops.QueryHistory()))
+        assert isinstance(shown, ev.HistoryReport)
+        assert [i.shown_as for i in shown.items[:2]] == ["summary", "summary_ack"]
+        assert len(shown.items) == host.snapshot().messages
+        assert shown.turn_ends == {}  # the cancelled turn was in the summarised part
+        kept = [i.words for i in shown.items if i.message.role == "user" and i.words]
+        assert kept[-1] == ["are you there?"]  # a user's own words, after the summary
         t5 = await host.submit(ops.UserTurn(text="where were we?"))
         done = await d.answer(t5)
         assert isinstance(done, ev.TurnCompleted) and done.final_text.strip() == "resumed fine"

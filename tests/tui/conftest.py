@@ -61,7 +61,7 @@ async def session_started(pilot, app):
     await wait_until(
         pilot,
         lambda: (
-            screen.runtime is not None
+            screen.session is not None
             and bool(screen.chat.children)
             and window_mounted(screen.chat)
         ),

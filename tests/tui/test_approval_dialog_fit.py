@@ -52,4 +52,4 @@ async def test_every_choice_is_on_screen_and_the_diff_scrolls_at_80x24(options, 
         await wait_until(pilot, lambda: not screen.turn_active)
         assert target.read_text() == NEW
         assert screen.transcript.calls["e1"].status == "ok"
-        assert any(rule.source == "session" for rule in screen.runtime.rules())
+        assert any(rule.source == "session" for rule in screen.starter.runtime.rules())

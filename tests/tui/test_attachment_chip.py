@@ -39,13 +39,14 @@ def test_a_resumed_prompt_shows_its_chip_not_the_file_content(paths, project):
     from agent_core.agent.permission_gate import SettingsPermissionGate
     from agent_core.config.settings import Settings
     from agent_core.messages import Message
+    from agent_core.protocol.history import report_of
     from mewcode_tui.transcript import transcript_from_history
 
     (project / "a.py").write_text("print('attached marker')\n")
     gate = SettingsPermissionGate(paths, Settings(), [], lambda: "default")
     got = attach_mentions("explain @a.py", project, gate, AttachmentBudget())
     saved = Message(role="user", content=[TextBlock("explain @a.py"), *got.blocks])
-    (entry,) = transcript_from_history([saved]).entries
+    (entry,) = transcript_from_history(report_of([saved])).entries
     assert isinstance(entry, UserEntry)
     assert entry.text == "explain @a.py"
     assert [(f.path, f.size) for f in entry.attachments] == [("a.py", 25)]

@@ -59,7 +59,7 @@ async def test_the_demo_tour_leaves_the_project_byte_identical(real_project, mon
     app = MewCodeApp(options, clock=lambda: 0.0)
     async with app.run_test(size=(100, 34)) as pilot:
         screen = await session_started(pilot, app)
-        scratch = screen.runtime.cwd
+        scratch = screen.starter.runtime.cwd
         assert scratch != real_project and (scratch / "README.md").is_file()
         assert screen.status.cwd == short_path(scratch)
         assert any(short_path(scratch) in text for text in notices(screen))
@@ -113,7 +113,7 @@ async def test_the_demo_chosen_on_first_run_works_in_a_scratch_copy(real_project
         await wait_until(pilot, lambda: app.screen is not app.main_screen)
         await pilot.press("ctrl+d")  # the first-run screen's offline demo
         screen = await session_started(pilot, app)
-        scratch = screen.runtime.cwd
+        scratch = screen.starter.runtime.cwd
         assert scratch != real_project and (scratch / "README.md").is_file()
         assert any(short_path(scratch) in text for text in notices(screen))
         assert screen.status.cwd == short_path(scratch)  # the status bar names the copy too

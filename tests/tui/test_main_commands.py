@@ -26,7 +26,7 @@ async def run(pilot, screen, text: str) -> None:
 
 async def start(pilot, app):
     screen = app.main_screen
-    await wait_until(pilot, lambda: screen.runtime is not None)
+    await wait_until(pilot, lambda: screen.session is not None)
     return screen
 
 
@@ -38,7 +38,7 @@ async def test_help_lists_commands_and_unknown_gives_a_notice(make_app, project)
         assert "/permissions" in notices(screen)[-1] and "/review" in notices(screen)[-1]
         await run(pilot, screen, "/frobnicate")
         assert notices(screen)[-1].startswith("Unknown command /frobnicate")
-        assert screen.runtime.prompts == []
+        assert screen.starter.runtime.prompts == []
 
 
 async def test_permissions_lists_sources_and_removes_a_rule(make_app, project):

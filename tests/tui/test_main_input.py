@@ -12,7 +12,7 @@ from tests.tui.fakes import FakeRuntime, plain_answer
 
 async def ready(pilot, app):
     screen = app.main_screen
-    await wait_until(pilot, lambda: screen.runtime is not None)
+    await wait_until(pilot, lambda: screen.session is not None)
     return screen
 
 
@@ -75,7 +75,7 @@ async def test_at_completes_project_files(make_app, project):
         assert menu.candidates[0].value == "@src/widget.py"
         await pilot.press("enter")  # accepts the completion, does not send
         assert screen.prompt.text == "look at @src/widget.py "
-        assert screen.runtime.prompts == []
+        assert screen.starter.runtime.prompts == []
 
 
 async def test_shift_tab_cycles_modes_and_the_status_bar_shows_it(make_app, project):
@@ -167,7 +167,7 @@ async def test_a_prompt_typed_while_the_session_opens_is_sent_once_it_is_open(op
         screen.prompt.insert("early question")
         await pilot.press("enter")
         await wait_until(pilot, lambda: screen.pending == ["early question"])
-        assert runtime.prompts == [] and screen.runtime is None
+        assert runtime.prompts == [] and screen.starter.runtime is None
         opened.set()
         await wait_until(pilot, lambda: runtime.prompts == ["early question"])
         await wait_until(pilot, lambda: not screen.turn_active and screen.pending == [])

@@ -42,7 +42,7 @@ async def test_approve_from_the_modal_while_the_runtime_waits(options):
         screen = await ask_until_approval(pilot, app, "touch a.txt")
         # The runtime is blocked on the ticket: one request so far, turn still running.
         await past_key_guard(pilot, app)
-        assert screen.runtime.running and len(provider.requests) == 1
+        assert screen.starter.runtime.running and len(provider.requests) == 1
         assert screen.transcript.calls["t1"].status == "awaiting"
         await pilot.press("2")  # allow for this session
         await wait_until(pilot, lambda: not screen.turn_active)
@@ -50,7 +50,7 @@ async def test_approve_from_the_modal_while_the_runtime_waits(options):
         assert record.status == "ok" and "touched a.txt" in record.output
         answers = [e.text for e in screen.transcript.entries if isinstance(e, AssistantEntry)]
         assert answers[-1].strip() == "All done."
-        assert any(r.source == "session" for r in screen.runtime.rules())
+        assert any(r.source == "session" for r in screen.starter.runtime.rules())
         assert screen.status.input_tokens == 20  # two requests x 10 (scripted usage)
 
 
@@ -79,7 +79,7 @@ async def test_escape_cancels_a_real_turn_and_history_stays_usable(options):
     app = make_real_app(options, provider)
     async with app.run_test(size=(100, 34)) as pilot:
         screen = app.main_screen
-        await wait_until(pilot, lambda: screen.runtime is not None)
+        await wait_until(pilot, lambda: screen.session is not None)
         await pilot.press(*"first", "enter")
         # Escape while the provider hangs, its first words shown.
         await wait_until(

@@ -19,12 +19,12 @@ async def test_first_run_shows_setup_then_starts_the_demo(project, paths):
     app = MewCodeApp(options, clock=lambda: 0.0)
     async with app.run_test(size=(100, 34)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, SetupScreen))
-        assert app.main_screen.runtime is None
+        assert app.main_screen.starter.runtime is None
         await pilot.press("ctrl+d")  # the offline demo
         screen = app.main_screen
-        await wait_until(pilot, lambda: screen.runtime is not None, timeout=10)
+        await wait_until(pilot, lambda: screen.session is not None, timeout=10)
         assert app.screen is screen
-        assert screen.runtime.provider.name == "demo"
+        assert screen.starter.runtime.provider.name == "demo"
         assert screen.status.model == "demo"
 
 
@@ -42,8 +42,8 @@ async def test_first_run_with_a_key_saves_the_provider(project, paths, monkeypat
         await pilot.pause()
         app.screen.dismiss(SetupChoice("anthropic", api_key="sk-ant-test-key"))
         screen = app.main_screen
-        await wait_until(pilot, lambda: screen.runtime is not None, timeout=15)
-        assert screen.runtime.provider.name == "anthropic"
+        await wait_until(pilot, lambda: screen.session is not None, timeout=15)
+        assert screen.starter.runtime.provider.name == "anthropic"
         assert "provider: anthropic" in paths.user_settings.read_text()
         assert "sk-ant-test-key" not in paths.user_settings.read_text()
 
@@ -76,10 +76,10 @@ async def test_palette_lists_slash_commands_and_runs_them(options):
         assert not [e for e in screen.transcript.entries if isinstance(e, UserEntry)]
 
         # A screen action: the mode changes in the status bar and in the session.
-        assert screen.runtime.mode == "default"
+        assert screen.starter.runtime.mode == "default"
         await pilot.press("ctrl+p")
         await search_palette(pilot, app, "cycle mode")
         await wait_until(pilot, lambda: highlighted_command(app).startswith("Cycle permission"))
         await pilot.press("enter")
-        await wait_until(pilot, lambda: screen.runtime.mode == "acceptEdits")
+        await wait_until(pilot, lambda: screen.starter.runtime.mode == "acceptEdits")
         assert screen.status.mode == "acceptEdits" and screen.prompt.text == ""

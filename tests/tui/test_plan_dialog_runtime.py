@@ -30,7 +30,7 @@ async def open_plan_dialog(pilot, app, provider):
     screen = await session_started(pilot, app)
     await pilot.press(*"/plan fix a.py", "enter")
     await wait_until(pilot, lambda: isinstance(app.screen, PlanApprovalScreen))
-    assert screen.runtime.mode == "plan" and screen.status.mode == "plan"
+    assert screen.starter.runtime.mode == "plan" and screen.status.mode == "plan"
     prompt = str(provider.requests[0].messages[-1].content)
     assert "fix a.py" in prompt and "/plan" not in prompt
     return screen
@@ -57,7 +57,7 @@ async def test_a_15_step_plan_keeps_its_choices_on_screen_at_80x24(options):
         await past_key_guard(pilot, app)
         await pilot.press("down", "enter")
         await wait_until(pilot, lambda: not screen.turn_active)
-        assert screen.runtime.mode == "acceptEdits"
+        assert screen.starter.runtime.mode == "acceptEdits"
 
 
 @pytest.mark.parametrize(
@@ -77,7 +77,7 @@ async def test_approving_the_plan_sets_the_runtime_mode(options, keys, mode):
         await past_key_guard(pilot, app)
         await pilot.press(*keys)
         await wait_until(pilot, lambda: not screen.turn_active)
-        assert screen.runtime.mode == mode
+        assert screen.starter.runtime.mode == mode
         assert screen.status.mode == mode
         assert screen.transcript.calls["p1"].status == "ok"
 
@@ -92,7 +92,7 @@ async def test_keep_planning_stays_in_plan_mode_and_the_model_gets_the_feedback(
         assert app.screen.query_one("#feedback-input").has_focus
         await pilot.press(*"add tests first", "enter")
         await wait_until(pilot, lambda: not screen.turn_active)
-        assert screen.runtime.mode == "plan"
+        assert screen.starter.runtime.mode == "plan"
         feedback = provider.requests[1].messages[-1]
         assert "keep planning" in str(feedback.content)
         assert "add tests first" in str(feedback.content)

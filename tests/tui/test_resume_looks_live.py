@@ -88,9 +88,11 @@ async def test_a_resumed_session_shows_denials_diffs_durations_and_cancels_as_li
     live_app = app_over_runtime(options, provider)
     async with live_app.run_test(size=(110, 40)) as pilot:
         screen = live_app.main_screen
-        await wait_until(pilot, lambda: screen.runtime is not None)
+        await wait_until(pilot, lambda: screen.session is not None)
         await pilot.press(*"change x", "enter")
-        await wait_until(pilot, lambda: not screen.turn_active and len(screen.runtime.history) == 6)
+        await wait_until(
+            pilot, lambda: not screen.turn_active and len(screen.starter.runtime.history) == 6
+        )
         await pilot.press(*"wait a bit", "enter")
         await wait_until(
             pilot,
@@ -105,7 +107,7 @@ async def test_a_resumed_session_shows_denials_diffs_durations_and_cancels_as_li
         await wait_until(pilot, lambda: "Turn cancelled." in str(seen(screen.transcript)))
         live = seen(screen.transcript)
         lines = [call_line(c, live_app).plain for c in screen.transcript.all_calls()]
-        session_id = screen.runtime.session_id
+        session_id = screen.starter.runtime.session_id
 
     calls = [row for row in live if len(row) > 3]
     assert [(tool, status) for tool, _, status, *_ in calls] == [
@@ -122,7 +124,7 @@ async def test_a_resumed_session_shows_denials_diffs_durations_and_cancels_as_li
     resumed_app = app_over_runtime(replace(options, resume_id=session_id), ScriptedProvider([]))
     async with resumed_app.run_test(size=(110, 40)) as pilot:
         screen = resumed_app.main_screen
-        await wait_until(pilot, lambda: screen.runtime is not None)
+        await wait_until(pilot, lambda: screen.session is not None)
         await wait_until(
             pilot,
             lambda: any(

@@ -69,7 +69,7 @@ def shown_text(screen) -> list[str]:
 
 async def started(pilot, app):
     screen = app.main_screen
-    await wait_until(pilot, lambda: screen.runtime is not None)
+    await wait_until(pilot, lambda: screen.session is not None)
     return screen
 
 
@@ -100,19 +100,21 @@ async def test_resume_picker_lists_sessions_and_enter_reshows_the_old_conversati
         listed = [s.session_id for s in picker.sessions]
         # Newest first; the current session has no messages yet, so it is not a session yet.
         assert listed == [newer, older]
-        assert picker.current == screen.runtime.session_id
+        assert picker.current == screen.starter.runtime.session_id
         await pilot.press("down", "enter")  # the cursor starts on `newer`
-        await wait_until(pilot, lambda: screen.runtime.session_id == older)
+        await wait_until(pilot, lambda: screen.starter.runtime.session_id == older)
         await wait_until(pilot, lambda: "Parser fixed." in shown_text(screen))
         assert shown_text(screen) == ["fix the parser", "Parser fixed."]
         assert f"Resumed session {older} (2 messages)." in notices(screen)
         assert screen.chat.query("UserMessageView")  # the old conversation is on screen
         assert screen.status.context_tokens > 0
         # The switched-to session keeps going: a new turn is appended to it.
-        screen.runtime.provider.steps.append(Step(text="Still fixed."))
+        screen.starter.runtime.provider.steps.append(Step(text="Still fixed."))
         await pilot.press(*"and now?", "enter")
-        await wait_until(pilot, lambda: not screen.turn_active and len(screen.runtime.history) == 4)
-        request = screen.runtime.provider.requests[-1]
+        await wait_until(
+            pilot, lambda: not screen.turn_active and len(screen.starter.runtime.history) == 4
+        )
+        request = screen.starter.runtime.provider.requests[-1]
         assert request.messages[0].text() == "fix the parser"
 
 
@@ -121,12 +123,12 @@ async def test_esc_closes_the_picker_without_switching(options, paths):
     app = real_app(options)
     async with app.run_test(size=(110, 36)) as pilot:
         screen = await started(pilot, app)
-        current = screen.runtime.session_id
+        current = screen.starter.runtime.session_id
         await command(pilot, screen, "/resume")
         await wait_until(pilot, lambda: isinstance(app.screen, ResumeScreen))
         await pilot.press("escape")
         await wait_until(pilot, lambda: not isinstance(app.screen, ResumeScreen))
-        assert screen.runtime.session_id == current and shown_text(screen) == []
+        assert screen.starter.runtime.session_id == current and shown_text(screen) == []
 
 
 async def test_resume_with_an_id_or_prefix_switches_directly(options, paths):
@@ -138,7 +140,7 @@ async def test_resume_with_an_id_or_prefix_switches_directly(options, paths):
         text = await wait_for_notice(pilot, screen, "Cannot resume")
         assert text == "Cannot resume: no session nosuch in this project (/resume lists them)."
         await command(pilot, screen, f"/resume {target[:-2]}")
-        await wait_until(pilot, lambda: screen.runtime.session_id == target)
+        await wait_until(pilot, lambda: screen.starter.runtime.session_id == target)
         await wait_until(pilot, lambda: "Docs written." in shown_text(screen))
         assert not isinstance(app.screen, ResumeScreen)
 
@@ -159,13 +161,13 @@ async def test_resume_flag_without_an_id_opens_the_picker_at_start(options, path
     async with app.run_test(size=(110, 36)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, ResumeScreen))
         screen = app.main_screen
-        assert screen.runtime is None  # nothing opened (and no empty session made) yet
+        assert screen.starter.runtime is None  # nothing opened (and no empty session made) yet
         assert [s.first_prompt for s in app.screen.sessions] == ["second task", "first task"]
         # Both keys arrive in one read, as from a fast typist: Enter must see the move.
         app.post_message(events.Key("down", None))
         app.post_message(events.Key("enter", "\r"))
-        await wait_until(pilot, lambda: screen.runtime is not None)
-        assert screen.runtime.session_id == older
+        await wait_until(pilot, lambda: screen.session is not None)
+        assert screen.starter.runtime.session_id == older
         await wait_until(pilot, lambda: "First done." in shown_text(screen))
 
 
@@ -176,7 +178,7 @@ async def test_resume_flag_picker_cancelled_starts_a_new_session(options, paths)
         await wait_until(pilot, lambda: isinstance(app.screen, ResumeScreen))
         await pilot.press("escape")
         screen = await started(pilot, app)
-        assert screen.runtime.history == []
+        assert screen.starter.runtime.history == []
         assert "No session picked: starting a new one." in notices(screen)
 
 
@@ -186,7 +188,7 @@ async def test_continue_still_opens_the_latest_without_a_picker(options, paths):
     app = real_app(replace(options, continue_latest=True))
     async with app.run_test(size=(110, 36)) as pilot:
         screen = await started(pilot, app)
-        assert screen.runtime.session_id == latest
+        assert screen.starter.runtime.session_id == latest
         assert not isinstance(app.screen, ResumeScreen)
 
 
@@ -206,10 +208,10 @@ async def test_compact_summarises_and_reports_tokens(options, paths):
         assert after < before
         # The summary request carried the user's focus, and history now starts with the summary.
         assert "keep the parser details" in provider.requests[0].messages[0].text()
-        assert "Primary request and intent" in screen.runtime.history[0].text()
+        assert "Primary request and intent" in screen.starter.runtime.history[0].text()
         assert not screen.turn_active and screen.status.phase == "idle"
         # The status bar shows the estimate for the new history, not the pre-summary figure.
-        assert screen.status.context_tokens == screen.runtime.context_breakdown()["total"]
+        assert screen.status.context_tokens == screen.starter.runtime.context_breakdown()["total"]
 
 
 async def test_compact_with_too_little_history_shows_the_reason(options):
@@ -292,7 +294,7 @@ async def test_context_shows_each_category_with_share_of_the_window(options, pat
         screen = await started(pilot, app)
         await command(pilot, screen, "/context")
         text = await wait_for_notice(pilot, screen, "Context: about")
-        window = screen.runtime.context_window
+        window = screen.starter.runtime.context_window
         assert f" of {window:,} tokens" in text.splitlines()[0]
         rows = {}
         for line in text.splitlines()[1:-1]:

@@ -26,7 +26,7 @@ async def test_opening_and_quitting_leaves_no_session_and_continue_starts_fresh(
     again = real_app(replace(options, continue_latest=True))
     async with again.run_test(size=(110, 36)) as pilot:
         screen = await started(pilot, again)
-        assert screen.runtime.history == []
+        assert screen.starter.runtime.history == []
         assert not any("Resumed session" in n for n in map(str, screen.transcript.entries))
     assert session_files(paths) == []
 
@@ -36,10 +36,12 @@ async def test_clear_then_quit_leaves_only_the_session_with_messages(options, pa
     async with app.run_test(size=(110, 36)) as pilot:
         screen = await started(pilot, app)
         await pilot.press(*"remember kiwi", "enter")
-        await wait_until(pilot, lambda: not screen.turn_active and len(screen.runtime.history) == 2)
-        spoken = screen.runtime.session_id
+        await wait_until(
+            pilot, lambda: not screen.turn_active and len(screen.starter.runtime.history) == 2
+        )
+        spoken = screen.starter.runtime.session_id
         await command(pilot, screen, "/clear")
-        await wait_until(pilot, lambda: screen.runtime.session_id != spoken)
+        await wait_until(pilot, lambda: screen.starter.runtime.session_id != spoken)
     assert session_files(paths) == [f"{spoken}.jsonl"]
     assert [s.session_id for s in list_sessions(paths)] == [spoken]
 
@@ -70,8 +72,10 @@ async def test_the_picker_starts_on_the_newest_other_session_and_the_current_one
     async with app.run_test(size=(110, 36)) as pilot:
         screen = await started(pilot, app)
         await pilot.press(*"hi", "enter")
-        await wait_until(pilot, lambda: not screen.turn_active and len(screen.runtime.history) == 2)
-        current = screen.runtime.session_id
+        await wait_until(
+            pilot, lambda: not screen.turn_active and len(screen.starter.runtime.history) == 2
+        )
+        current = screen.starter.runtime.session_id
         await command(pilot, screen, "/resume")
         await wait_until(pilot, lambda: isinstance(app.screen, ResumeScreen))
         picker = app.screen
@@ -86,7 +90,7 @@ async def test_the_picker_starts_on_the_newest_other_session_and_the_current_one
         sessions.highlighted = 0  # even with the cursor put on it, Enter does not open it
         await pilot.press("enter")
         await pilot.pause()
-        assert isinstance(app.screen, ResumeScreen) and screen.runtime.session_id == current
+        assert isinstance(app.screen, ResumeScreen) and screen.starter.runtime.session_id == current
         await pilot.press("home", "enter")
         await wait_until(pilot, lambda: not isinstance(app.screen, ResumeScreen))
-        await wait_until(pilot, lambda: screen.runtime.session_id == newer)
+        await wait_until(pilot, lambda: screen.starter.runtime.session_id == newer)

@@ -142,7 +142,7 @@ async def test_a_crashed_mcp_servers_stderr_is_drawn_escaped_in_the_mcp_list(
         screen = await session_started(pilot, app)
 
         def failed() -> bool:
-            return [s.state for s in screen.runtime.mcp_servers()] == ["failed"]
+            return [s.state for s in screen.starter.runtime.mcp_servers()] == ["failed"]
 
         await wait_until(pilot, failed, timeout=30)
         await open_mcp_list(pilot, app, screen)

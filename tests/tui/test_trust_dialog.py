@@ -67,7 +67,7 @@ def notices(screen) -> list[str]:
 
 
 def project_rules(screen, paths) -> list[RuleEntry]:
-    return [r for r in screen.runtime.rules() if r.source == str(paths.project_settings)]
+    return [r for r in screen.starter.runtime.rules() if r.source == str(paths.project_settings)]
 
 
 async def test_trusting_records_it_and_loads_the_projects_allow_rules(paths, project) -> None:
@@ -80,12 +80,12 @@ async def test_trusting_records_it_and_loads_the_projects_allow_rules(paths, pro
         assert "permissions.defaultMode (acceptEdits)" in shown
         await pilot.press("1")
         screen = app.main_screen
-        await wait_until(pilot, lambda: screen.runtime is not None)
+        await wait_until(pilot, lambda: screen.session is not None)
         assert {r.rule for r in project_rules(screen, paths)} == {
             "Bash(make:*)",
             "Bash(git push:*)",
         }
-        assert screen.runtime.mode == "acceptEdits" and screen.status.mode == "acceptEdits"
+        assert screen.starter.runtime.mode == "acceptEdits" and screen.status.mode == "acceptEdits"
         assert not any("not applied until you trust" in n for n in notices(screen))
     text = paths.user_settings.read_text()
     assert text.startswith("# mine\ntheme: mewcode-dark\n")  # the user's lines kept
@@ -100,11 +100,11 @@ async def test_not_now_stays_restricted_and_says_what_was_skipped(paths, project
         await open_dialog(pilot, app)
         await pilot.press("2")
         screen = app.main_screen
-        await wait_until(pilot, lambda: screen.runtime is not None)
+        await wait_until(pilot, lambda: screen.session is not None)
         await pilot.pause()
         rules = project_rules(screen, paths)
         assert [(r.rule, r.kind) for r in rules] == [("Bash(git push:*)", "deny")]
-        assert screen.runtime.mode == "default"
+        assert screen.starter.runtime.mode == "default"
         skipped = [n for n in notices(screen) if "not applied until you trust" in n]
         assert skipped == [
             f"{paths.project_settings}: not applied until you trust this project: "
@@ -121,7 +121,7 @@ async def test_quit_leaves_without_recording_anything(paths, project) -> None:
         await open_dialog(pilot, app)
         await pilot.press("q")
         await pilot.pause()
-        assert app.main_screen.runtime is None
+        assert app.main_screen.starter.runtime is None
     assert app.return_code == 0
     assert "trustedProjects" not in paths.user_settings.read_text()
 
@@ -149,7 +149,7 @@ async def test_a_trusted_project_opens_without_the_dialog(paths, project) -> Non
     app = make_app(paths, project)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.main_screen
-        await wait_until(pilot, lambda: screen.runtime is not None)
+        await wait_until(pilot, lambda: screen.session is not None)
         assert not isinstance(app.screen, TrustScreen)
         assert "Bash(make:*)" in {r.rule for r in project_rules(screen, paths)}
 
@@ -196,14 +196,14 @@ async def test_a_changed_hook_in_a_trusted_project_is_asked_about_again(
         assert f"touch {witness} (was: true)" in shown
         await pilot.press("2")  # not now: it waits
         screen = app.main_screen
-        await wait_until(pilot, lambda: screen.runtime is not None)
+        await wait_until(pilot, lambda: screen.session is not None)
         assert not witness.exists()
     app = make_app(paths, project)
     async with app.run_test(size=SIZE) as pilot:
         await open_dialog(pilot, app)  # asked again next time
         await pilot.press("1")
         screen = app.main_screen
-        await wait_until(pilot, lambda: screen.runtime is not None)
+        await wait_until(pilot, lambda: screen.session is not None)
         await wait_until(pilot, witness.exists)  # trusted now: the SessionStart hook runs
     assert not needs_trust_dialog(paths, load_settings(paths))
 

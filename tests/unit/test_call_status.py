@@ -11,6 +11,7 @@ from agent_core import events as ev
 from agent_core.agent.call_views import CallViewRecorder
 from agent_core.agent.conversation import Conversation
 from agent_core.call_status import UNFINISHED, CallStatus, call_status
+from agent_core.session.loader import SavedViews
 from agent_core.usage import Usage
 
 ID = "c1"
@@ -80,7 +81,8 @@ EVENTS = st.sampled_from(
 def test_the_saved_view_shows_the_status_the_ui_folds(events: list[ev.Event], end: bool) -> None:
     tool_call = ev.ToolCall(call_id=ID, tool="Bash", input={}, read_only=False, summary="s")
     sink = Sink()
-    recorder = CallViewRecorder(sink, Conversation())  # type: ignore[arg-type]
+    live = SavedViews()
+    recorder = CallViewRecorder(sink, Conversation(), live)  # type: ignore[arg-type]
     shown: CallStatus = "pending"  # what the presenter starts a tool line with
     recorder.observe(tool_call)
     stream = [*events, completed()] if end else events
@@ -96,3 +98,4 @@ def test_the_saved_view_shows_the_status_the_ui_folds(events: list[ev.Event], en
     else:
         assert shown not in UNFINISHED
         assert [v.status for v in views] == [shown]  # type: ignore[attr-defined]
+        assert live.calls[ID].status == shown  # the live session's views, as the file reads

@@ -19,6 +19,19 @@ ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = ROOT / "pyproject.toml"
 CONTRACT_TYPES = {"forbidden": ForbiddenContract, "protected": ProtectedContract}
 
+UI_PROPER = "the UI proper uses only the session protocol"
+# The agent_core modules the UI proper may import: no more than eight.
+UI_MAY_IMPORT = {
+    "protocol",
+    "events",
+    "messages",
+    "errors",
+    "modes",
+    "call_status",
+    "terminal_text",
+    "command_text",
+}
+
 # One import per contract that the contract exists to stop (importer, imported).
 SEEDED_VIOLATIONS = {
     "agent_core never imports the UI": [
@@ -34,11 +47,16 @@ SEEDED_VIOLATIONS = {
         ("mewcode_tui.widgets.chat_log", "mewcode_tui.screens.main"),
         ("mewcode_tui.widgets.prompt_input", "mewcode_tui.commands"),
     ],
-    "commands and their screens use only the session protocol": [
+    UI_PROPER: [
         ("mewcode_tui.commands.memory", "agent_core.memory.long_term"),
         ("mewcode_tui.commands.hooks", "agent_core.hooks.config"),
         ("mewcode_tui.screens.resume", "agent_core.session.listing"),
         ("mewcode_tui.commands", "agent_core.custom_commands"),
+        ("mewcode_tui.screens.main", "agent_core.agent.session_api"),
+        ("mewcode_tui.screens.main", "agent_core.config.paths"),
+        ("mewcode_tui.transcript", "agent_core.context.compaction"),
+        ("mewcode_tui.presenter", "agent_core.llm.base"),
+        ("mewcode_tui.widgets.status_bar", "agent_core.usage"),
     ],
     "provider SDKs only from agent_core.llm": [
         ("mewcode_tui.session_starter", "anthropic"),
@@ -97,3 +115,15 @@ def test_contract_breaks_on_the_import_it_forbids(
     seeded = deepcopy(graph)
     seeded.add_import(importer=importer, imported=imported)
     assert not contract.check(seeded, verbose=False).kept
+
+
+def test_the_ui_proper_may_import_eight_core_modules_and_no_more() -> None:
+    core = ROOT / "agent_core"
+    children = {
+        p.stem if p.is_file() else p.name
+        for p in core.iterdir()
+        if (p.suffix == ".py" and p.stem != "__init__") or (p / "__init__.py").exists()
+    }
+    assert len(UI_MAY_IMPORT) <= 8 and UI_MAY_IMPORT <= children
+    forbidden = {m.removeprefix("agent_core.") for m in contracts()[UI_PROPER]["forbidden_modules"]}
+    assert forbidden == children - UI_MAY_IMPORT  # a new core module is forbidden by default

@@ -6,6 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agent_core.messages import Message, TextBlock, ToolResultBlock, ToolUseBlock
+from agent_core.protocol.history import report_of
 from mewcode_tui.transcript import (
     AssistantEntry,
     ToolCallRecord,
@@ -85,7 +86,7 @@ def test_history_rebuilds_entries_and_call_results():
         Message("user", [ToolResultBlock("c1", "x = 1", is_error=False)]),
         Message("assistant", [TextBlock("done")]),
     ]
-    transcript = transcript_from_history(history)
+    transcript = transcript_from_history(report_of(history))
     kinds = [type(e) for e in transcript.entries]
     assert kinds == [UserEntry, AssistantEntry, ToolRoundEntry, AssistantEntry]
     call = transcript.calls["c1"]
@@ -102,7 +103,7 @@ def test_a_compacted_history_shows_a_marker_not_the_summary_text() -> None:
         "restore block",
         [user_text("next question"), Message(role="assistant", content=[TextBlock("answer")])],
     )
-    entries = transcript_from_history(history).entries
+    entries = transcript_from_history(report_of(history)).entries
     assert isinstance(entries[0], NoticeEntry) and "summarised" in entries[0].text
     assert [e.text for e in entries if isinstance(e, UserEntry)] == ["next question"]
     assert "Primary request" not in repr(entries)
@@ -117,7 +118,7 @@ def test_a_long_saved_answer_comes_back_in_segments_not_one_huge_entry():
         Message("user", [TextBlock("explain")]),
         Message("assistant", [TextBlock(text)]),
     ]
-    entries = transcript_from_history(history).entries
+    entries = transcript_from_history(report_of(history)).entries
     answers = [e for e in entries if isinstance(e, AssistantEntry)]
     assert len(answers) > 20
     assert "".join(e.text for e in answers) == text
