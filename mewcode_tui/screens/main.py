@@ -1,9 +1,11 @@
 """The main screen: chat pane, completion menu, prompt and status bar; drives turns.
 
 Opening the session is a collaborator's job (session_starter.py), which posts
-``SessionOpened`` with the session client. The session is driven through ops alone: a prompt is a ``UserTurn``, Esc an ``Interrupt``, Shift+Tab
-a ``SetMode``; every event comes through the session client, one at a time, to the
-presenter (docs/protocol.md).
+``SessionOpened`` with the session client. The session is driven through ops alone: a
+prompt is a ``UserTurn``, Esc an ``Interrupt``, Shift+Tab a ``SetMode`` (mode_control.py);
+every event comes through the session client, one at a time, to the presenter
+(docs/protocol.md). Completion (prompt_completion.py) and the approval dialogs'
+answers (approval_answers.py) are collaborators too.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from textual.screen import Screen
 from textual.widgets import Footer
 
 from agent_core.errors import MewCodeError
-from agent_core.modes import MODE_CYCLE, MODES, Mode, mode_named
+from agent_core.modes import Mode
+from mewcode_tui.mode_control import ModeControl
+from mewcode_tui.prompt_completion import PromptCompletion
 from mewcode_tui.session_starter import SessionOpened
 from mewcode_tui.transcript import NoticeEntry, Transcript, UserEntry, transcript_from_history
 from mewcode_tui.widgets.chat_log import ChatLog
@@ -34,7 +38,6 @@ if TYPE_CHECKING:
     from agent_core.events import ApprovalReply, ApprovalRequested, Event
     from agent_core.protocol.host import SessionHost
     from mewcode_tui.commands.registry import CommandRegistry, UserFiles
-    from mewcode_tui.completion import Candidate, CompletionQuery, FileIndex
     from mewcode_tui.presenter import TurnPresenter
     from mewcode_tui.session_client import SessionClient
     from mewcode_tui.session_start import TuiOptions
@@ -69,23 +72,11 @@ class MainScreen(Screen):
         Binding("ctrl+c", "interrupt", "Interrupt", show=False, id="mewcode.interrupt"),
         Binding("shift+tab", "cycle_mode", "Mode", priority=True, id="mewcode.cycle_mode"),
         Binding("ctrl+o", "toggle_calls", "Expand all", priority=True, id="mewcode.toggle_calls"),
-        Binding(
-            "pageup",
-            "scroll_chat(-1)",
-            "Scroll up",
-            show=False,
-            priority=True,
-            id="mewcode.scroll_up",
-        ),
-        Binding(
-            "pagedown",
-            "scroll_chat(1)",
-            "Scroll down",
-            show=False,
-            priority=True,
-            id="mewcode.scroll_down",
-        ),
-    ]
+        Binding("pageup", "scroll_chat(-1)", "Scroll up", show=False, priority=True,
+                id="mewcode.scroll_up"),
+        Binding("pagedown", "scroll_chat(1)", "Scroll down", show=False, priority=True,
+                id="mewcode.scroll_down"),
+    ]  # fmt: skip
 
     def __init__(
         self,
@@ -95,20 +86,23 @@ class MainScreen(Screen):
     ) -> None:
         super().__init__()
         self.starter = starter(self)  # the app makes it: it knows the provider and opener
-        # As the session last told it (or chosen before it opened).
-        self.mode: Mode = self.starter.options.mode
+        self.modes = ModeControl(self, self.starter.options.mode)
         self.session: SessionClient | None = None  # the session, once open
         self.host: SessionHost | None = None
         self._registry: CommandRegistry | None = None
-        self._files: FileIndex | None = None
+        self.completion = PromptCompletion(self, self.starter.options.cwd)
         self.clock = clock
         self.transcript = Transcript()
         self._presenter: TurnPresenter | None = None
         self.pending: list[str] = []  # prompts waiting for the runtime or the running turn
         self.turn_active = False  # a turn, or a command run by run_exclusive, holds the session
-        self._mode_asked: Mode | None = None  # a SetMode sent and not answered yet
         self._turn_started: float | None = None
         self._quit_armed_at: float | None = None  # when Ctrl+C last asked "again to quit"
+
+    @property
+    def mode(self) -> Mode:
+        """The mode as the session last told it (or as chosen before it opened)."""
+        return self.modes.mode
 
     @property
     def options(self) -> TuiOptions:
@@ -125,14 +119,6 @@ class MainScreen(Screen):
 
             self._presenter = TurnPresenter(self, self.transcript, self.chat, self.status)
         return self._presenter
-
-    @property
-    def files(self) -> FileIndex:
-        if self._files is None:
-            from mewcode_tui.completion import FileIndex
-
-            self._files = FileIndex(self.options.cwd)
-        return self._files
 
     @property
     def busy(self) -> bool:
@@ -161,7 +147,7 @@ class MainScreen(Screen):
         self.status = self.query_one(StatusBar)
         self.indicator = self.query_one(WorkingIndicator)
         self.status.cwd = short_path(self.options.cwd)
-        self.status.mode = self.mode
+        self.status.mode = self.modes.mode
         self.status.model = self.options.model or ""
         self.status.phase = "starting"
         self.prompt.focus()
@@ -211,30 +197,13 @@ class MainScreen(Screen):
                 f"MewCode · {snap.provider} {snap.model} · "
                 f"{short_path(self.options.cwd)} — /help for commands, @ to mention files."
             )
-        await self._ask_start_mode(session)
+        await self.modes.ask_start(session)
         if snap.messages > 500:
             # A big resumed history lives until exit: keep it out of the
             # collector's full passes, whose pauses grow with it.
             gc.collect()
             gc.freeze()
         self._next_turn()  # prompts typed while it started go now
-
-    async def _ask_start_mode(self, session: SessionClient) -> None:
-        """Ask for the mode chosen before the session opened (or by the options)."""
-        from agent_core.protocol.ops import SetMode
-        from mewcode_tui.session_client import OpRefusedError
-
-        try:
-            await session.request(SetMode(mode=self.mode))
-        except OpRefusedError as refusal:
-            self.say(f"Mode default: {refusal}", "error")
-            try:
-                await session.request(SetMode(mode="default"))
-            except MewCodeError:
-                return
-        except MewCodeError:
-            return  # the session ended already
-        self.mode_changed(session.snapshot().mode)  # the session's mode, whatever was asked
 
     async def session_event(self, event: Event) -> None:
         """Every event of the session: to the presenter, then the figures it changed."""
@@ -263,7 +232,8 @@ class MainScreen(Screen):
 
     def folder_changed(self) -> None:
         """The starter's options name another folder or settings: forget what was read."""
-        self._files, self._registry = None, None
+        self.completion.forget(self.options.cwd)
+        self._registry = None
 
     def load_commands(self) -> CommandRegistry:
         """Built-in, custom and skill commands as on disk now, before the session answers
@@ -326,34 +296,11 @@ class MainScreen(Screen):
         The screen and the status bar follow the session's ``ModeChanged``; a mode
         chosen before the session opened is asked for once it opens.
         """
-        wanted = mode_named(mode)
-        if wanted is None:
-            self.say(f"Unknown mode {mode!r}; choose one of: {', '.join(MODES)}.", "warning")
-            return False
-        if self.session is None:
-            self.mode = self.status.mode = wanted
-            return True
-        from agent_core.protocol.ops import SetMode
-        from mewcode_tui.session_client import OpRefusedError
-
-        self._mode_asked = wanted
-        try:
-            await self.session.request(SetMode(mode=wanted))
-        except OpRefusedError as refusal:
-            self.say(f"Mode {self.mode} kept: {refusal}", "error")
-            return False
-        except MewCodeError as exc:  # the session ended
-            self.say(f"Mode {self.mode} kept: {exc}", "error")
-            return False
-        finally:
-            if self._mode_asked == wanted:
-                self._mode_asked = None
-        return True
+        return await self.modes.set(mode)
 
     def mode_changed(self, mode: Mode) -> None:
         """The session told a new mode (whoever changed it)."""
-        self.mode = mode
-        self.status.mode = mode
+        self.modes.changed(mode)
 
     def run_exclusive(self, work: Coroutine[Any, Any, None], phase: str) -> None:
         """Run a command's ``work`` holding the session; queued prompts go after it."""
@@ -412,42 +359,22 @@ class MainScreen(Screen):
 
     def ask_approval(self, event: ApprovalRequested) -> None:
         """Open the approval (or plan) dialog; its answer releases the waiting agent."""
-        if event.kind == "plan":
-            from mewcode_tui.screens.plan_approval import PlanApprovalScreen
-
-            screen: Screen = PlanApprovalScreen(event)
-        else:
-            from mewcode_tui.screens.approval import ApprovalScreen
-
-            screen = ApprovalScreen(event)
+        from mewcode_tui.approval_answers import approval_dialog
 
         def answered(reply: ApprovalReply | None) -> None:
             self.run_worker(self._answer_approval(event, reply), group="approval")
 
-        self.app.push_screen(screen, answered)
+        self.app.push_screen(approval_dialog(event), answered)
 
     async def _answer_approval(self, event: ApprovalRequested, reply: ApprovalReply | None) -> None:
         """Send the dialog's answer as the op of the request's kind."""
-        from agent_core.events import ApprovalReply
-        from agent_core.protocol import ops
-        from mewcode_tui.screens.plan_approval import plan_answer
+        from mewcode_tui.approval_answers import answer_op
         from mewcode_tui.session_client import OpRefusedError
 
-        reply = reply or ApprovalReply("deny")
-        answer: ops.Op
-        if event.kind == "plan":
-            plan = plan_answer(reply)
-            answer = ops.PlanReply(
-                approval_id=event.approval_id, choice=plan.choice, feedback=plan.feedback
-            )
-        else:
-            answer = ops.ApprovalReply(
-                approval_id=event.approval_id, decision=reply.answer, feedback=reply.feedback
-            )
         if self.session is None:
             return
         try:
-            await self.session.request(answer)
+            await self.session.request(answer_op(event, reply))
         except (OpRefusedError, MewCodeError) as exc:  # the turn ended meanwhile
             log.warning("approval %s was not taken: %s", event.approval_id, exc)
 
@@ -520,14 +447,7 @@ class MainScreen(Screen):
         self.app.notify(f"Press {key} again to quit.", timeout=QUIT_WINDOW)
 
     def action_cycle_mode(self) -> None:
-        current = self._mode_asked or self.mode  # a quick second press steps on from the first
-        index = MODE_CYCLE.index(current) if current in MODE_CYCLE else -1
-        wanted = MODE_CYCLE[(index + 1) % len(MODE_CYCLE)]
-        if self.session is None:
-            self.mode = self.status.mode = wanted  # asked for once the session opens
-            return
-        self._mode_asked = wanted
-        self.run_worker(self.set_mode(wanted), group="mode")
+        self.modes.cycle()
 
     def action_toggle_calls(self) -> None:
         self.chat.toggle_all()
@@ -545,26 +465,7 @@ class MainScreen(Screen):
         await self.send_prompt(text)
 
     def on_prompt_input_query_changed(self, message: PromptInput.QueryChanged) -> None:
-        query = message.query
-        if query is None:
-            self.menu.hide()
-        elif query.trigger == "/":
-            from mewcode_tui.completion import rank_commands
-
-            self.menu.show(query, rank_commands(query.fragment, self.registry.choices()))
-        else:
-            self.complete_files(query)
-
-    @work(thread=True, exclusive=True, group="file-completion")
-    def complete_files(self, query: CompletionQuery) -> None:
-        from mewcode_tui.completion import rank_paths
-
-        candidates = rank_paths(query.fragment, self.files.files())
-        self.app.call_from_thread(self._show_file_candidates, query, candidates)
-
-    def _show_file_candidates(self, query: CompletionQuery, candidates: list[Candidate]) -> None:
-        if self.prompt.current_query() == query:
-            self.menu.show(query, candidates)
+        self.completion.query_changed(message.query)
 
     async def on_prompt_input_focus_tools(self, message: PromptInput.FocusTools) -> None:
         if not await self.chat.focus_last_call():
