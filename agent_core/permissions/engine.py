@@ -15,7 +15,7 @@ import msgspec
 from agent_core.config.settings import RuleEntry
 from agent_core.decision import Decision
 from agent_core.modes import Mode
-from agent_core.permissions.actions import Action, Scope, bash_actions, tool_actions
+from agent_core.permissions.actions import Action, Scope, bash_actions
 from agent_core.permissions.blacklist import check_blacklist, unknown_reach
 from agent_core.permissions.modes import mode_decision, protected_write
 from agent_core.permissions.paths import protected_name, real, sandbox_roots
@@ -23,6 +23,7 @@ from agent_core.permissions.rules import RuleScope, first_match
 from agent_core.permissions.sandbox import sandbox_denial
 from agent_core.permissions.shell.facts import analyze
 from agent_core.permissions.suggest import suggestions
+from agent_core.permissions.tool_actions import tool_actions
 
 
 class PermissionRequest(msgspec.Struct):
