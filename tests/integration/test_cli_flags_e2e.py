@@ -270,3 +270,29 @@ def test_a_budget_on_a_priced_model_still_sends_the_request(fake_llm, project: P
         fake_llm, project, "-p", "hi", "--max-budget-usd", "1", "--model", "claude-sonnet-4-5"
     )
     assert (proc.returncode, proc.stdout) == (0, "fine\n"), proc.stderr
+
+
+def test_an_uppercase_session_id_is_refused_showing_the_lowercase_form(
+    fake_llm, project: Path, mewcode_home: Path
+) -> None:
+    import uuid
+
+    chosen = str(uuid.uuid4())
+    fake_llm.script([{"text": "never sent"}])
+    proc = mewcode(fake_llm, project, "-p", "hi", "--session-id", chosen.upper())
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr == (
+        f"mewcode: --session-id {chosen.upper()}: expected the lowercase form {chosen}\n"
+    )
+    assert fake_llm.requests == []
+    assert not list((mewcode_home / "projects").rglob("*.jsonl"))
+
+
+def test_a_lowercase_session_id_comes_back_spelled_as_given(fake_llm, project: Path) -> None:
+    import uuid
+
+    chosen = str(uuid.uuid4())
+    fake_llm.script([{"text": "ok"}])
+    proc = mewcode(fake_llm, project, "-p", "hi", "--session-id", chosen, "--output-format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["session_id"] == chosen
