@@ -9,7 +9,6 @@ from agent_core.call_status import call_status
 from agent_core.modes import Mode
 from mewcode_tui.answer_stream import AnswerStream
 from mewcode_tui.transcript import (
-    STOP_NOTES,
     AssistantEntry,
     NoticeEntry,
     NoticeLevel,
@@ -19,6 +18,7 @@ from mewcode_tui.transcript import (
     Transcript,
     UserEntry,
     answer_entries,
+    stop_notice,
 )
 
 if TYPE_CHECKING:
@@ -306,6 +306,5 @@ class TurnPresenter:
         self.host.turn_clock(False)
         if event.stop_reason == "error" and not self._error_shown:
             await self.say("error", event.error or "The turn failed.")
-        elif event.stop_reason in STOP_NOTES:
-            level, text = STOP_NOTES[event.stop_reason]
-            await self.say(level, text)
+        elif (note := stop_notice(event.stop_reason, event.error)) is not None:
+            await self.say(note.level, note.text)

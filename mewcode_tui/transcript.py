@@ -329,9 +329,18 @@ def transcript_from_history(report: HistoryReport) -> Transcript:
 
 def turn_end_notice(end: TurnEndRecord) -> NoticeEntry:
     """The notice the live view showed when this turn stopped."""
-    if end.stop_reason in STOP_NOTES:
-        return NoticeEntry(*STOP_NOTES[end.stop_reason])
-    return NoticeEntry("error", end.error or "The turn failed.")
+    return stop_notice(end.stop_reason, end.error) or NoticeEntry(
+        "error", end.error or "The turn failed."
+    )
+
+
+def stop_notice(stop_reason: str, error: str | None) -> NoticeEntry | None:
+    """The notice for a turn that stopped early, with its own reason when it has one
+    (a budget that cannot be counted says why); None for an error or a normal end."""
+    if stop_reason not in STOP_NOTES:
+        return None
+    level, text = STOP_NOTES[stop_reason]
+    return NoticeEntry(level, f"Stopped: {error}" if error else text)
 
 
 def _add_message(

@@ -23,7 +23,7 @@ from agent_core.agent.executor import ToolExecutor
 from agent_core.agent.scheduler import run_ordered
 from agent_core.errors import ChannelClosed, MewCodeError, ProviderError
 from agent_core.llm import base as llm
-from agent_core.llm.pricing import unenforceable_budget
+from agent_core.llm.pricing import OFFLINE_PROVIDER, unenforceable_budget
 from agent_core.messages import (
     ContentBlock,
     Message,
@@ -211,7 +211,9 @@ class AgentLoop:
         budget = self.limits.max_budget_usd
         if budget is None:
             return
-        if unmetered := unenforceable_budget(self.provider.model):
+        # The offline demo sends nothing anywhere: it costs nothing whatever its model's name.
+        offline = self.provider.name == OFFLINE_PROVIDER
+        if not offline and (unmetered := unenforceable_budget(self.provider.model)):
             raise _Stop("max_budget", unmetered)
         if self.meter is not None and self.meter.cost_usd > budget:
             raise _Stop("max_budget")

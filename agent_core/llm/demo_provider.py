@@ -27,6 +27,7 @@ from agent_core.llm.base import (
     UsageReport,
 )
 from agent_core.llm.demo_workspace import is_demo_workspace
+from agent_core.llm.pricing import OFFLINE_PROVIDER
 from agent_core.messages import Message, TextBlock, ToolResultBlock
 from agent_core.usage import Usage
 
@@ -63,7 +64,7 @@ def _pick_file(cwd: Path) -> str | None:
 class DemoProvider:
     """Scripted, offline; streams like a real model so every UI feature shows."""
 
-    name = "demo"
+    name = OFFLINE_PROVIDER
 
     def __init__(self, cwd: Path, *, model: str = "demo", chunk_delay: float = 0.012) -> None:
         self.cwd = Path(cwd)

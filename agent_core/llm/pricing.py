@@ -109,6 +109,9 @@ def price_known(model: str) -> bool:
     return model_info(model) is not DEFAULT
 
 
+OFFLINE_PROVIDER = "demo"  # the scripted offline provider: no request leaves the machine
+
+
 def unenforceable_budget(model: str) -> str | None:
     """Why a cost budget cannot hold for ``model`` (no price for it), else None."""
     if price_known(model):

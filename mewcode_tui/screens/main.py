@@ -88,6 +88,7 @@ class MainScreen(Screen):
         self.starter = starter(self)  # the app makes it: it knows the provider and opener
         self.modes = ModeControl(self, self.starter.options.mode)
         self.session: SessionClient | None = None  # the session, once open
+        self.session_ready = False  # open, greeted and in the chosen mode: prompts go now
         self.host: SessionHost | None = None
         self._registry: CommandRegistry | None = None
         self.completion = PromptCompletion(self, self.starter.options.cwd)
@@ -203,6 +204,7 @@ class MainScreen(Screen):
             # collector's full passes, whose pauses grow with it.
             gc.collect()
             gc.freeze()
+        self.session_ready = True
         self._next_turn()  # prompts typed while it started go now
 
     async def session_event(self, event: Event) -> None:

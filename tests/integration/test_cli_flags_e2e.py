@@ -272,6 +272,12 @@ def test_a_budget_on_a_priced_model_still_sends_the_request(fake_llm, project: P
     assert (proc.returncode, proc.stdout) == (0, "fine\n"), proc.stderr
 
 
+def test_a_budget_holds_for_the_offline_demo_which_costs_nothing(fake_llm, project: Path) -> None:
+    proc = mewcode(fake_llm, project, "-p", "hello", "--demo", "--max-budget-usd", "0.01")
+    assert proc.returncode == 0 and proc.stdout.strip(), proc.stderr
+    assert "cannot be enforced" not in proc.stderr
+
+
 def test_an_uppercase_session_id_is_refused_showing_the_lowercase_form(
     fake_llm, project: Path, mewcode_home: Path
 ) -> None:

@@ -60,11 +60,7 @@ async def session_started(pilot, app):
     screen = app.main_screen
     await wait_until(
         pilot,
-        lambda: (
-            screen.session is not None
-            and bool(screen.chat.children)
-            and window_mounted(screen.chat)
-        ),
+        lambda: screen.session_ready and bool(screen.chat.children) and window_mounted(screen.chat),
     )
     return screen
 

@@ -66,7 +66,7 @@ async def test_segments_finished_in_a_burst_are_measured_before_they_are_shown(
     async with app.run_test(size=(100, 30)) as pilot:
         screen, chat = app.main_screen, app.main_screen.chat
         chat.QUIET_AFTER_STREAM = 60.0  # no idle measuring: only what the burst did
-        await wait_until(pilot, lambda: screen.session is not None)
+        await wait_until(pilot, lambda: screen.session_ready)
         await pilot.press(*"go", "enter")
         await wait_until(
             pilot,

@@ -56,7 +56,7 @@ async def test_a_reader_scrolled_up_keeps_every_view_during_a_burst(make_app, pr
     app = make_app(runtime)
     async with app.run_test(size=(100, 30)) as pilot:
         screen, chat = app.main_screen, app.main_screen.chat
-        await wait_until(pilot, lambda: screen.session is not None)
+        await wait_until(pilot, lambda: screen.session_ready)
         await pilot.press(*"one", "enter")
         await wait_until(pilot, lambda: len(runtime.prompts) == 1 and not screen.turn_active)
         await load_all(pilot, chat)
@@ -86,7 +86,7 @@ async def test_segments_of_one_answer_keep_one_blank_row_between_them(make_app, 
     app = make_app(runtime)
     async with app.run_test(size=(100, 30)) as pilot:
         screen, chat = app.main_screen, app.main_screen.chat
-        await wait_until(pilot, lambda: screen.session is not None)
+        await wait_until(pilot, lambda: screen.session_ready)
         await pilot.press(*"go", "enter")
         await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active)
         await load_all(pilot, chat)

@@ -62,7 +62,7 @@ async def test_tree_navigation_loads_older_calls(make_app, project):
     async with app.run_test(size=(100, 30)) as pilot:
         screen = app.main_screen
         chat = screen.chat
-        await wait_until(pilot, lambda: screen.session is not None and len(chat.children) > 10)
+        await wait_until(pilot, lambda: screen.session_ready and len(chat.children) > 10)
         await pilot.press("tab")
         mounted_calls = len(chat.tool_lines())
         for _ in range(mounted_calls):
@@ -77,9 +77,7 @@ async def test_ctrl_o_covers_unmounted_calls(make_app, project):
     app = make_app(runtime)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = app.main_screen
-        await wait_until(
-            pilot, lambda: screen.session is not None and len(screen.chat.children) > 10
-        )
+        await wait_until(pilot, lambda: screen.session_ready and len(screen.chat.children) > 10)
         await pilot.press("ctrl+o")
         rounds = [e for e in screen.transcript.entries if isinstance(e, ToolRoundEntry)]
         assert all(call.expanded for r in rounds for call in r.calls)

@@ -27,7 +27,7 @@ async def test_claude_commands_complete_and_send_their_expanded_prompt(make_app,
     app = make_app(runtime)
     async with app.run_test(size=(100, 40)) as pilot:
         screen = app.main_screen
-        await wait_until(pilot, lambda: screen.session is not None)
+        await wait_until(pilot, lambda: screen.session_ready)
         await pilot.press(*"/frontend:comp")
         await wait_until(pilot, lambda: screen.menu.is_open)
         assert screen.menu.candidates[0].detail == "Make a component"

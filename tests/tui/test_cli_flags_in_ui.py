@@ -28,7 +28,7 @@ async def test_rules_and_the_round_limit_from_the_command_line_apply_in_the_ui(o
     app = MewCodeApp(options, provider=provider, clock=lambda: 0.0)  # the real runtime opener
     async with app.run_test(size=(100, 34)) as pilot:
         screen = app.screen
-        await wait_until(pilot, lambda: screen.session is not None)
+        await wait_until(pilot, lambda: screen.session_ready)
         await screen.send_prompt("write a.txt and run a command")
         await wait_until(pilot, lambda: not screen.turn_active and "b1" in screen.transcript.calls)
         await wait_until(pilot, lambda: screen.transcript.calls["b1"].status == "denied")

@@ -14,7 +14,7 @@ ANSWER = "# Title\n\nHello **world**, this is a test.\n\n- one\n- two\n"
 async def select_in_finished_answer(app, pilot, runtime):
     """Stream the answer, show it as a finished view, and drag over its first words."""
     screen = app.main_screen
-    await wait_until(pilot, lambda: screen.session is not None)
+    await wait_until(pilot, lambda: screen.session_ready)
     await pilot.press(*"hi", "enter")
     await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active)
     entry = next(e for e in screen.transcript.entries if isinstance(e, AssistantEntry))

@@ -26,7 +26,7 @@ async def run(pilot, screen, text: str) -> None:
 
 async def start(pilot, app):
     screen = app.main_screen
-    await wait_until(pilot, lambda: screen.session is not None)
+    await wait_until(pilot, lambda: screen.session_ready)
     return screen
 
 

@@ -12,7 +12,7 @@ from tests.tui.fakes import FakeRuntime, plain_answer
 
 async def ready(pilot, app):
     screen = app.main_screen
-    await wait_until(pilot, lambda: screen.session is not None)
+    await wait_until(pilot, lambda: screen.session_ready)
     return screen
 
 

@@ -79,7 +79,7 @@ async def test_escape_cancels_a_real_turn_and_history_stays_usable(options):
     app = make_real_app(options, provider)
     async with app.run_test(size=(100, 34)) as pilot:
         screen = app.main_screen
-        await wait_until(pilot, lambda: screen.session is not None)
+        await wait_until(pilot, lambda: screen.session_ready)
         await pilot.press(*"first", "enter")
         # Escape while the provider hangs, its first words shown.
         await wait_until(

@@ -22,7 +22,7 @@ async def test_first_run_shows_setup_then_starts_the_demo(project, paths):
         assert app.main_screen.starter.runtime is None
         await pilot.press("ctrl+d")  # the offline demo
         screen = app.main_screen
-        await wait_until(pilot, lambda: screen.session is not None, timeout=10)
+        await wait_until(pilot, lambda: screen.session_ready, timeout=10)
         assert app.screen is screen
         assert screen.starter.runtime.provider.name == "demo"
         assert screen.status.model == "demo"
@@ -42,7 +42,7 @@ async def test_first_run_with_a_key_saves_the_provider(project, paths, monkeypat
         await pilot.pause()
         app.screen.dismiss(SetupChoice("anthropic", api_key="sk-ant-test-key"))
         screen = app.main_screen
-        await wait_until(pilot, lambda: screen.session is not None, timeout=15)
+        await wait_until(pilot, lambda: screen.session_ready, timeout=15)
         assert screen.starter.runtime.provider.name == "anthropic"
         assert "provider: anthropic" in paths.user_settings.read_text()
         assert "sk-ant-test-key" not in paths.user_settings.read_text()

@@ -18,7 +18,7 @@ async def test_answer_streams_into_one_markdown_view(make_app, project):
     app = make_app(runtime)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = app.main_screen
-        await wait_until(pilot, lambda: screen.session is not None)
+        await wait_until(pilot, lambda: screen.session_ready)
         await pilot.press(*"hello", "enter")
         await wait_until(pilot, lambda: not screen.turn_active and runtime.prompts)
         await pilot.pause()
@@ -51,7 +51,7 @@ async def test_scrolled_up_view_does_not_jump(make_app, project):
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.main_screen
         chat = screen.chat
-        await wait_until(pilot, lambda: screen.session is not None)
+        await wait_until(pilot, lambda: screen.session_ready)
         await pilot.press(*"first", "enter")
         await wait_until(pilot, lambda: chat.max_scroll_y > 50 and chat.at_bottom)
         chat.scroll_to(y=5, animate=False)
@@ -79,7 +79,7 @@ async def test_long_fast_answer_arrives_whole_in_compact_segments(make_app, proj
     app = make_app(runtime)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = app.main_screen
-        await wait_until(pilot, lambda: screen.session is not None)
+        await wait_until(pilot, lambda: screen.session_ready)
         await pilot.press(*"long", "enter")
         await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active, timeout=30)
         segments = [e for e in screen.transcript.entries if isinstance(e, AssistantEntry)]

@@ -88,7 +88,7 @@ async def test_a_resumed_session_shows_denials_diffs_durations_and_cancels_as_li
     live_app = app_over_runtime(options, provider)
     async with live_app.run_test(size=(110, 40)) as pilot:
         screen = live_app.main_screen
-        await wait_until(pilot, lambda: screen.session is not None)
+        await wait_until(pilot, lambda: screen.session_ready)
         await pilot.press(*"change x", "enter")
         await wait_until(
             pilot, lambda: not screen.turn_active and len(screen.starter.runtime.history) == 6
@@ -124,7 +124,7 @@ async def test_a_resumed_session_shows_denials_diffs_durations_and_cancels_as_li
     resumed_app = app_over_runtime(replace(options, resume_id=session_id), ScriptedProvider([]))
     async with resumed_app.run_test(size=(110, 40)) as pilot:
         screen = resumed_app.main_screen
-        await wait_until(pilot, lambda: screen.session is not None)
+        await wait_until(pilot, lambda: screen.session_ready)
         await wait_until(
             pilot,
             lambda: any(

@@ -69,7 +69,7 @@ def shown_text(screen) -> list[str]:
 
 async def started(pilot, app):
     screen = app.main_screen
-    await wait_until(pilot, lambda: screen.session is not None)
+    await wait_until(pilot, lambda: screen.session_ready)
     return screen
 
 
@@ -166,7 +166,7 @@ async def test_resume_flag_without_an_id_opens_the_picker_at_start(options, path
         # Both keys arrive in one read, as from a fast typist: Enter must see the move.
         app.post_message(events.Key("down", None))
         app.post_message(events.Key("enter", "\r"))
-        await wait_until(pilot, lambda: screen.session is not None)
+        await wait_until(pilot, lambda: screen.session_ready)
         assert screen.starter.runtime.session_id == older
         await wait_until(pilot, lambda: "First done." in shown_text(screen))
 

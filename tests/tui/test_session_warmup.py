@@ -26,7 +26,7 @@ async def one_turn_with(options, project, provider: WarmableProvider, answer: st
     app = MewCodeApp(options, provider=provider, opener=opener_for(runtime), clock=lambda: 1.0)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = app.main_screen
-        await wait_until(pilot, lambda: screen.session is not None and provider.warmed == 1)
+        await wait_until(pilot, lambda: screen.session_ready and provider.warmed == 1)
         await pilot.press(*"go", "enter")
         await wait_until(pilot, lambda: runtime.prompts and not screen.turn_active)
     return screen
@@ -52,7 +52,7 @@ async def test_answer_views_are_styled_before_the_session_is_ready(make_app, pro
     app = make_app(runtime)
     async with app.run_test(size=(100, 30)) as pilot:
         screen = app.main_screen
-        await wait_until(pilot, lambda: screen.session is not None)
+        await wait_until(pilot, lambda: screen.session_ready)
         # The Markdown blocks' CSS is parsed already (the first answer does not wait
         # for it), and the hidden sample views are gone.
         styled = {class_var.split(".")[0] for _, class_var in app.stylesheet.source}

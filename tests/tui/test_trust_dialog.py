@@ -80,7 +80,7 @@ async def test_trusting_records_it_and_loads_the_projects_allow_rules(paths, pro
         assert "permissions.defaultMode (acceptEdits)" in shown
         await pilot.press("1")
         screen = app.main_screen
-        await wait_until(pilot, lambda: screen.session is not None)
+        await wait_until(pilot, lambda: screen.session_ready)
         assert {r.rule for r in project_rules(screen, paths)} == {
             "Bash(make:*)",
             "Bash(git push:*)",
@@ -100,7 +100,7 @@ async def test_not_now_stays_restricted_and_says_what_was_skipped(paths, project
         await open_dialog(pilot, app)
         await pilot.press("2")
         screen = app.main_screen
-        await wait_until(pilot, lambda: screen.session is not None)
+        await wait_until(pilot, lambda: screen.session_ready)
         await pilot.pause()
         rules = project_rules(screen, paths)
         assert [(r.rule, r.kind) for r in rules] == [("Bash(git push:*)", "deny")]
@@ -149,7 +149,7 @@ async def test_a_trusted_project_opens_without_the_dialog(paths, project) -> Non
     app = make_app(paths, project)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.main_screen
-        await wait_until(pilot, lambda: screen.session is not None)
+        await wait_until(pilot, lambda: screen.session_ready)
         assert not isinstance(app.screen, TrustScreen)
         assert "Bash(make:*)" in {r.rule for r in project_rules(screen, paths)}
 
@@ -196,14 +196,14 @@ async def test_a_changed_hook_in_a_trusted_project_is_asked_about_again(
         assert f"touch {witness} (was: true)" in shown
         await pilot.press("2")  # not now: it waits
         screen = app.main_screen
-        await wait_until(pilot, lambda: screen.session is not None)
+        await wait_until(pilot, lambda: screen.session_ready)
         assert not witness.exists()
     app = make_app(paths, project)
     async with app.run_test(size=SIZE) as pilot:
         await open_dialog(pilot, app)  # asked again next time
         await pilot.press("1")
         screen = app.main_screen
-        await wait_until(pilot, lambda: screen.session is not None)
+        await wait_until(pilot, lambda: screen.session_ready)
         await wait_until(pilot, witness.exists)  # trusted now: the SessionStart hook runs
     assert not needs_trust_dialog(paths, load_settings(paths))
 
