@@ -122,6 +122,19 @@ class ToolResult(_Event, tag="tool.result"):
     duration_ms: int
 
 
+class ToolOutputUpdate(_Event, tag="tool.output"):
+    """What a running call has printed so far: its last lines, bounded, sent a few times
+    a second while it runs. ``shell_id`` names the background shell the lines are from
+    (a BashOutput call). With ``final``, ``text`` is the output the model got from a call
+    that was interrupted (no ``tool.result`` follows such a call)."""
+
+    call_id: str
+    text: str
+    total_chars: int
+    shell_id: str = ""
+    final: bool = False
+
+
 class FileDiff(_Event, tag="file.diff"):
     call_id: str
     path: str
@@ -423,6 +436,7 @@ Event = (
     | PermissionDecision
     | ApprovalRequested
     | ToolResult
+    | ToolOutputUpdate
     | FileDiff
     | Diagnostics
     | UsageUpdate

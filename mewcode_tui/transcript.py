@@ -50,6 +50,15 @@ def bounded_preview(text: str, chars: int = PREVIEW_CHARS, lines: int = PREVIEW_
     return head
 
 
+def bounded_tail(text: str, chars: int = PREVIEW_CHARS, lines: int = PREVIEW_LINES) -> str:
+    """The end of ``text``: at most ``lines`` lines and ``chars`` characters."""
+    tail = text[-chars:]
+    cut = tail.rsplit("\n", lines)
+    if len(cut) > lines:
+        tail = "\n".join(cut[-lines:])
+    return tail
+
+
 def human_size(n: int) -> str:
     """1234567 -> '1.2 MB' (characters, counted like bytes for ASCII)."""
     size = float(n)
@@ -73,6 +82,11 @@ class ToolCallRecord(msgspec.Struct):
     duration_ms: int | None = None
     output: str = ""  # bounded preview
     output_size: int = 0
+    # While it runs: the last lines it printed (bounded), of how much; for BashOutput, the
+    # last lines of the background shell ``tail_shell``.
+    tail: str = ""
+    tail_chars: int = 0
+    tail_shell: str = ""
     diff: str | None = None
     diff_path: str = ""
     added: int = 0
@@ -82,6 +96,11 @@ class ToolCallRecord(msgspec.Struct):
     def set_output(self, text: str) -> None:
         self.output = bounded_preview(text)
         self.output_size = len(text)
+
+    def set_tail(self, text: str, total_chars: int, shell_id: str = "") -> None:
+        self.tail = bounded_tail(text)
+        self.tail_chars = max(total_chars, len(self.tail))
+        self.tail_shell = shell_id
 
     @property
     def output_truncated(self) -> bool:

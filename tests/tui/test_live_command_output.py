@@ -1,0 +1,110 @@
+"""A running command's output shows in its opened tool line, and stays after Esc and a resume
+(issue 25, item 1)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from agent_core.messages import ToolResultBlock
+from mewcode_tui.app import MewCodeApp
+from mewcode_tui.widgets.tool_call_view import ToolCallDetail
+from tests.helpers.scripted import ScriptedProvider, Step
+from tests.tui.conftest import wait_until
+from tests.tui.test_resume_looks_live import app_over_runtime as resumable_app
+
+TICKS = "for i in $(seq 1 400); do echo tick $i; sleep 0.05; done"
+
+
+def app_over_runtime(options, provider: ScriptedProvider) -> MewCodeApp:
+    return resumable_app(options, provider, allow=("Bash",))
+
+
+async def start_ticking(pilot, app: MewCodeApp) -> None:
+    """Ask for the ticking command and wait until it runs."""
+    screen = app.main_screen
+    await wait_until(pilot, lambda: screen.session is not None)
+    await pilot.press(*"tick please", "enter")
+    await wait_until(pilot, lambda: "b1" in screen.transcript.calls)
+    await wait_until(pilot, lambda: screen.transcript.calls["b1"].status == "running")
+
+
+def shown(app: MewCodeApp, call_id: str) -> str:
+    """The opened call's detail as painted ("" while it is not open)."""
+    line = app.main_screen.chat.line_for(call_id)
+    detail = line.detail if line is not None else None
+    if not isinstance(detail, ToolCallDetail):
+        return ""
+    return str(detail.query_one(".tool-detail--body").render())
+
+
+def tick_number(text: str) -> int:
+    numbers = [
+        int(w) for line in text.splitlines() if line.startswith("tick ") for w in line.split()[1:2]
+    ]
+    return max(numbers, default=0)
+
+
+async def test_an_opened_command_shows_its_ticks_while_it_runs_and_after_esc(options) -> None:
+    provider = ScriptedProvider(
+        [Step(calls=[("b1", "Bash", {"command": TICKS})]), Step(text="ok, stopped")]
+    )
+    app = app_over_runtime(options, provider)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = app.main_screen
+        await start_ticking(pilot, app)
+        await pilot.press("tab", "enter")  # into the tree, open the call
+        await wait_until(pilot, lambda: tick_number(shown(app, "b1")) >= 3, timeout=15)
+        first = tick_number(shown(app, "b1"))
+        assert "output so far" in shown(app, "b1")
+        # Updated while it runs, not only once.
+        await wait_until(pilot, lambda: tick_number(shown(app, "b1")) > first + 2, timeout=15)
+
+        await pilot.press("escape")  # back to the prompt
+        await pilot.press("escape")  # cancel the turn
+        await wait_until(pilot, lambda: not screen.turn_active, timeout=15)
+        record = screen.transcript.calls["b1"]
+        assert record.status == "cancelled"
+        body = shown(app, "b1")
+        assert "Interrupted by the user after" in body and "Output so far:" in body
+        last = tick_number(body)
+        assert last > first + 2
+
+        # What the line shows is what the model got.
+        await pilot.press(*"what happened", "enter")
+        await wait_until(pilot, lambda: len(provider.requests) == 2)
+        results = [
+            b
+            for m in provider.requests[1].messages
+            for b in m.content
+            if isinstance(b, ToolResultBlock)
+        ]
+        got = results[-1].content
+        assert isinstance(got, str) and f"tick {last}\n" in got + "\n"
+        assert tick_number(got) == last
+
+
+async def test_a_resumed_session_shows_the_interrupted_output_as_live(options) -> None:
+    provider = ScriptedProvider([Step(calls=[("b1", "Bash", {"command": TICKS})])])
+    app = app_over_runtime(options, provider)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = app.main_screen
+        await start_ticking(pilot, app)
+        await wait_until(
+            pilot, lambda: tick_number(screen.transcript.calls["b1"].tail) >= 3, timeout=15
+        )
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not screen.turn_active, timeout=15)
+        live = screen.transcript.calls["b1"]
+        live_view = (live.status, live.output)
+        session_id = screen.session.session_id
+    assert live_view[0] == "cancelled" and "tick 3" in live_view[1]
+
+    again = app_over_runtime(replace(options, resume_id=session_id), ScriptedProvider([]))
+    async with again.run_test(size=(100, 40)) as pilot:
+        screen = again.main_screen
+        await wait_until(pilot, lambda: "b1" in screen.transcript.calls)
+        resumed = screen.transcript.calls["b1"]
+        assert (resumed.status, resumed.output) == live_view
+        await pilot.press("tab", "enter")
+        await wait_until(pilot, lambda: "Output so far:" in shown(again, "b1"))
+        assert f"tick {tick_number(live_view[1])}" in shown(again, "b1")
