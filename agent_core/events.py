@@ -379,18 +379,30 @@ class DiffReport(_Event, tag="diff.report"):
     cut: bool = False
 
 
+class ShellRun(msgspec.Struct, frozen=True):
+    """A command the user ran with ``!``, as its message in the history tells it: the
+    command, its output (or why it did not run), and how its call looked live, if saved."""
+
+    command: str
+    output: str
+    ran: bool
+    call: CallViewRecord | None = None
+
+
 class HistoryItem(msgspec.Struct, frozen=True):
     """One message of the history as a reader sees it.
 
     ``shown_as`` is "summary" for the summary a compaction put first and "summary_ack"
     for the model's reply to it; a user message's ``words`` are its own text, without
-    the files an @-mention attached (those are ``attached``).
+    the files an @-mention attached (those are ``attached``). A ``!`` command's message
+    is "shell", told in ``shell``, and the assistant's note after it "shell_ack".
     """
 
     message: Message
-    shown_as: Literal["message", "summary", "summary_ack"] = "message"
+    shown_as: Literal["message", "summary", "summary_ack", "shell", "shell_ack"] = "message"
     words: list[str] = []
     attached: list[AttachedFile] = []
+    shell: ShellRun | None = None
 
 
 class HistoryReport(_Event, tag="history.report"):

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         CallViewRecord,
         HistoryItem,
         HistoryReport,
+        ShellRun,
         TurnEndRecord,
     )
 
@@ -369,8 +370,11 @@ def _add_message(
         # The summary is for the model; the reader gets a one-line marker.
         transcript.add(NoticeEntry("info", "Earlier conversation summarised (compacted)."))
         return
-    if item.shown_as == "summary_ack":
-        return  # the model's acknowledgement of the summary
+    if item.shown_as in ("summary_ack", "shell_ack"):
+        return  # the model's acknowledgement of the summary, the note after a ! command
+    if item.shell is not None:
+        _add_shell_run(transcript, item.shell)
+        return
     if message.role == "user":
         if item.words:
             transcript.add(UserEntry("\n".join(item.words), list(item.attached)))
@@ -404,6 +408,28 @@ def _add_message(
                 record.diff, record.diff_path = view.diff, view.diff_path
                 record.added, record.removed = view.added, view.removed
             transcript.add_call(record)
+
+
+def _add_shell_run(transcript: Transcript, run: ShellRun) -> None:
+    """A ``!`` command as the live view showed it: the prompt, then its Bash line."""
+    transcript.add(UserEntry(f"! {run.command}"))
+    view = run.call
+    record = ToolCallRecord(
+        view.call_id if view is not None else f"shell_{len(transcript)}",
+        "Bash",
+        (view.summary if view is not None else "") or summarize_input({"command": run.command}),
+        {"command": run.command},
+        read_only=False,
+    )
+    record.set_output(run.output)
+    if view is not None:
+        record.status, record.reason = view.status, view.reason
+        record.duration_ms = view.duration_ms
+    else:
+        record.status = "ok" if run.ran else "denied"
+    transcript.end_round()
+    transcript.add_call(record)
+    transcript.end_round()
 
 
 def summarize_input(data: dict[str, Any], width: int = 60) -> str:

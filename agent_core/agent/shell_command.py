@@ -2,8 +2,9 @@
 
 It goes through the executor like any Bash call the model makes, so the blacklist, the
 rules, the mode, hooks and the OS sandbox decide it as they would, and "ask" asks the
-user. It runs no model request: its input and output join the history as one user
-message, in the tags Claude Code uses, and the model reads them with the next prompt
+user. It runs no model request: its input and output join the history as a user message in
+the tags Claude Code uses (agent_core/agent/shell_context.py), and the model reads them
+with the next prompt
 (docs/manual.md#shell-commands-with-).
 """
 
@@ -14,20 +15,11 @@ import asyncio
 from agent_core import events as ev
 from agent_core.agent.conversation import Conversation
 from agent_core.agent.executor import ToolExecutor
+from agent_core.agent.shell_context import shell_context
 from agent_core.agent.turn_events import Emit
 from agent_core.errors import ChannelClosed
-from agent_core.messages import Message, TextBlock, ToolResultBlock, ToolUseBlock, result_text
+from agent_core.messages import ToolResultBlock, ToolUseBlock, result_text
 from agent_core.usage import Usage
-
-
-def shell_context(command: str, output: str, *, ran: bool) -> Message:
-    """The user message the model reads: the command, and its output or why it did not run."""
-    stdout, stderr = (output, "") if ran else ("", output)
-    text = (
-        f"<bash-input>{command}</bash-input>\n"
-        f"<bash-stdout>{stdout}</bash-stdout><bash-stderr>{stderr}</bash-stderr>"
-    )
-    return Message(role="user", content=[TextBlock(text)])
 
 
 def shell_call(turn_id: str, command: str) -> ToolUseBlock:
@@ -75,7 +67,8 @@ async def run_shell_command(
             tool_use_id=call.id, content="not run: no one is listening", is_error=True
         )
     command = str(call.input.get("command", ""))
-    conversation.append(shell_context(command, result_text(result), ran=emit.allowed))
+    for message in shell_context(command, result_text(result), ran=emit.allowed):
+        conversation.append(message)
     done = ev.TurnCompleted(
         turn_id=turn_id, stop_reason=reason, final_text="", iterations=0, usage=Usage()
     )

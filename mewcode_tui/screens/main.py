@@ -482,8 +482,9 @@ class MainScreen(Screen):
             self.prefill(text)  # kept for when the session is free
             self.app.notify("A ! command runs when no turn is running (Esc stops one).", timeout=3)
             return
-        await self.chat.append(self.transcript.add(UserEntry(text)))
-        self.run_turn(text, ShellCommand(command=command))
+        shown = f"! {command}"  # as a resumed session shows it
+        await self.chat.append(self.transcript.add(UserEntry(shown)))
+        self.run_turn(shown, ShellCommand(command=command))
 
     def on_prompt_input_query_changed(self, message: PromptInput.QueryChanged) -> None:
         self.completion.query_changed(message.query)

@@ -61,8 +61,9 @@ class Reader:
 
 
 def last_text(runtime: Runtime) -> str:
-    message = runtime.history[-1]
-    assert message.role == "user"
+    """The text of the ! command's message (the assistant's note follows it)."""
+    message, ack = runtime.history[-2:]
+    assert message.role == "user" and ack.role == "assistant"
     return "".join(b.text for b in message.content if isinstance(b, TextBlock))
 
 

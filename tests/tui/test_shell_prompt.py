@@ -3,12 +3,14 @@ reads it next turn (issue 25, item 7)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from agent_core.messages import TextBlock
 from mewcode_tui.transcript import ToolRoundEntry, UserEntry
 from tests.helpers.scripted import ScriptedProvider, Step
 from tests.tui.conftest import ask_until_approval, past_key_guard, session_started, wait_until
 from tests.tui.fakes import FakeRuntime
-from tests.tui.test_resume_looks_live import app_over_runtime
+from tests.tui.test_resume_looks_live import app_over_runtime, seen
 
 
 def shell_calls(screen) -> list:
@@ -72,3 +74,26 @@ async def test_a_bang_prompt_never_reaches_the_model(make_app, project) -> None:
         await pilot.press(*"! git status", "enter")
         await wait_until(pilot, lambda: runtime.shell_commands and not screen.turn_active)
         assert runtime.shell_commands == ["git status"] and runtime.prompts == []
+
+
+async def test_a_resumed_session_shows_bang_commands_as_they_were_seen(options, project) -> None:
+    witness = project / "never"
+    app = app_over_runtime(options, ScriptedProvider([]), allow=("Bash(echo:*)",))
+    async with app.run_test(size=(100, 34)) as pilot:
+        screen = await session_started(pilot, app)
+        await pilot.press(*"! echo first", "enter")
+        await wait_until(pilot, lambda: len(shell_calls(screen)) == 1 and not screen.turn_active)
+        await pilot.press(*f"!touch {witness} && rm -rf /", "enter")  # the blacklist stops it
+        await wait_until(pilot, lambda: len(shell_calls(screen)) == 2 and not screen.turn_active)
+        live = seen(screen.transcript)
+        live_outputs = [c.output for c in shell_calls(screen)]
+        session_id = screen.session.session_id
+    assert [c[2] for c in live if c[0] == "Bash"] == ["ok", "denied"]
+    assert not witness.exists()
+
+    again = app_over_runtime(replace(options, resume_id=session_id), ScriptedProvider([]))
+    async with again.run_test(size=(100, 34)) as pilot:
+        screen = await session_started(pilot, again)
+        await wait_until(pilot, lambda: len(shell_calls(screen)) == 2)
+        assert seen(screen.transcript) == live
+        assert [c.output for c in shell_calls(screen)] == live_outputs
