@@ -108,3 +108,29 @@ async def test_a_resumed_session_shows_the_interrupted_output_as_live(options) -
         await pilot.press("tab", "enter")
         await wait_until(pilot, lambda: "Output so far:" in shown(again, "b1"))
         assert f"tick {tick_number(live_view[1])}" in shown(again, "b1")
+
+
+async def test_an_opened_bash_output_call_shows_the_shells_last_lines(make_app, project) -> None:
+    from agent_core import events as ev
+    from tests.tui.fakes import FakeRuntime, tool_call, tool_result
+
+    async def script(send, _text: str) -> None:
+        await send(tool_call("o1", "BashOutput", "bash_1", bash_id="bash_1"))
+        await send(ev.PermissionDecision(call_id="o1", decision="allow", layer="mode", reason=""))
+        lines = "\n".join(f"server line {i}" for i in range(61, 101))
+        await send(ev.ToolOutputUpdate("o1", lines, 5_000, shell_id="bash_1"))
+        await send(tool_result("o1", "BashOutput", "Shell bash_1: running (3 s)\n(no new output)"))
+        # A late update for a finished call changes nothing.
+        await send(ev.ToolOutputUpdate("o1", "too late", 9_000))
+
+    app = make_app(FakeRuntime(project, [script]))
+    async with app.run_test(size=(100, 60)) as pilot:
+        screen = app.main_screen
+        await wait_until(pilot, lambda: screen.session is not None)
+        await pilot.press(*"check the server", "enter")
+        await wait_until(pilot, lambda: not screen.turn_active and "o1" in screen.transcript.calls)
+        await pilot.press("tab", "enter")
+        await wait_until(pilot, lambda: "bash_1: latest output" in shown(app, "o1"))
+        body = shown(app, "o1")
+        assert "(no new output)" in body and "server line 100" in body and "5.0 KB" in body
+        assert "too late" not in body
