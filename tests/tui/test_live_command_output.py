@@ -134,3 +134,18 @@ async def test_an_opened_bash_output_call_shows_the_shells_last_lines(make_app, 
         body = shown(app, "o1")
         assert "(no new output)" in body and "server line 100" in body and "5.0 KB" in body
         assert "too late" not in body
+
+
+async def test_a_command_that_times_out_keeps_its_ticks_in_the_opened_line(options) -> None:
+    command = {"command": TICKS, "timeout": 2_000}
+    provider = ScriptedProvider([Step(calls=[("b1", "Bash", command)]), Step(text="too slow")])
+    app = app_over_runtime(options, provider)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = app.main_screen
+        await start_ticking(pilot, app)
+        await pilot.press("tab", "enter")
+        await wait_until(pilot, lambda: "output so far" in shown(app, "b1"), timeout=15)
+        await wait_until(pilot, lambda: screen.transcript.calls["b1"].status == "error", timeout=15)
+        body = shown(app, "b1")
+        assert "Command timed out after 2 s" in body and tick_number(body) >= 3
+        assert "output so far" not in body  # the result, as the model got it
