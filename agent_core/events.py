@@ -122,6 +122,19 @@ class ToolResult(_Event, tag="tool.result"):
     duration_ms: int
 
 
+class ToolOutputUpdate(_Event, tag="tool.output"):
+    """What a running call has printed so far: its last lines, bounded, sent a few times
+    a second while it runs. ``shell_id`` names the background shell the lines are from
+    (a BashOutput call). With ``final``, ``text`` is the output the model got from a call
+    that was interrupted (no ``tool.result`` follows such a call)."""
+
+    call_id: str
+    text: str
+    total_chars: int
+    shell_id: str = ""
+    final: bool = False
+
+
 class FileDiff(_Event, tag="file.diff"):
     call_id: str
     path: str
@@ -366,18 +379,30 @@ class DiffReport(_Event, tag="diff.report"):
     cut: bool = False
 
 
+class ShellRun(msgspec.Struct, frozen=True):
+    """A command the user ran with ``!``, as its message in the history tells it: the
+    command, its output (or why it did not run), and how its call looked live, if saved."""
+
+    command: str
+    output: str
+    ran: bool
+    call: CallViewRecord | None = None
+
+
 class HistoryItem(msgspec.Struct, frozen=True):
     """One message of the history as a reader sees it.
 
     ``shown_as`` is "summary" for the summary a compaction put first and "summary_ack"
     for the model's reply to it; a user message's ``words`` are its own text, without
-    the files an @-mention attached (those are ``attached``).
+    the files an @-mention attached (those are ``attached``). A ``!`` command's message
+    is "shell", told in ``shell``, and the assistant's note after it "shell_ack".
     """
 
     message: Message
-    shown_as: Literal["message", "summary", "summary_ack"] = "message"
+    shown_as: Literal["message", "summary", "summary_ack", "shell", "shell_ack"] = "message"
     words: list[str] = []
     attached: list[AttachedFile] = []
+    shell: ShellRun | None = None
 
 
 class HistoryReport(_Event, tag="history.report"):
@@ -423,6 +448,7 @@ Event = (
     | PermissionDecision
     | ApprovalRequested
     | ToolResult
+    | ToolOutputUpdate
     | FileDiff
     | Diagnostics
     | UsageUpdate

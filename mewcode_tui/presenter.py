@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol, assert_never
 
 from agent_core import events as ev
-from agent_core.call_status import call_status
+from agent_core.call_status import UNFINISHED, call_status
 from agent_core.modes import Mode
 from mewcode_tui.answer_stream import AnswerStream
 from mewcode_tui.transcript import (
@@ -87,6 +87,8 @@ class TurnPresenter:
                 await self.on_approval_requested(event)
             case ev.ToolResult():
                 await self.on_tool_result(event)
+            case ev.ToolOutputUpdate():
+                await self.on_tool_output(event)
             case ev.FileDiff():
                 await self.on_file_diff(event)
             case ev.Diagnostics():
@@ -234,6 +236,21 @@ class TurnPresenter:
         record.duration_ms = event.duration_ms
         record.set_output(event.content)
         self._refresh_call(record)
+
+    async def on_tool_output(self, event: ev.ToolOutputUpdate) -> None:
+        """A running call's last lines (or, ``final``, what the model got from an
+        interrupted one); a late update never replaces a result."""
+        record = self.transcript.calls.get(event.call_id)
+        if record is None:
+            return
+        if event.final:
+            record.set_output(event.text)
+        elif record.status in UNFINISHED:
+            record.set_tail(event.text, event.total_chars, event.shell_id)
+        else:
+            return
+        if record.expanded:
+            self._refresh_call(record)
 
     async def on_file_diff(self, event: ev.FileDiff) -> None:
         record = self.transcript.calls.get(event.call_id)

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         CallViewRecord,
         HistoryItem,
         HistoryReport,
+        ShellRun,
         TurnEndRecord,
     )
 
@@ -50,6 +51,15 @@ def bounded_preview(text: str, chars: int = PREVIEW_CHARS, lines: int = PREVIEW_
     return head
 
 
+def bounded_tail(text: str, chars: int = PREVIEW_CHARS, lines: int = PREVIEW_LINES) -> str:
+    """The end of ``text``: at most ``lines`` lines and ``chars`` characters."""
+    tail = text[-chars:]
+    cut = tail.rsplit("\n", lines)
+    if len(cut) > lines:
+        tail = "\n".join(cut[-lines:])
+    return tail
+
+
 def human_size(n: int) -> str:
     """1234567 -> '1.2 MB' (characters, counted like bytes for ASCII)."""
     size = float(n)
@@ -73,6 +83,11 @@ class ToolCallRecord(msgspec.Struct):
     duration_ms: int | None = None
     output: str = ""  # bounded preview
     output_size: int = 0
+    # While it runs: the last lines it printed (bounded), of how much; for BashOutput, the
+    # last lines of the background shell ``tail_shell``.
+    tail: str = ""
+    tail_chars: int = 0
+    tail_shell: str = ""
     diff: str | None = None
     diff_path: str = ""
     added: int = 0
@@ -82,6 +97,11 @@ class ToolCallRecord(msgspec.Struct):
     def set_output(self, text: str) -> None:
         self.output = bounded_preview(text)
         self.output_size = len(text)
+
+    def set_tail(self, text: str, total_chars: int, shell_id: str = "") -> None:
+        self.tail = bounded_tail(text)
+        self.tail_chars = max(total_chars, len(self.tail))
+        self.tail_shell = shell_id
 
     @property
     def output_truncated(self) -> bool:
@@ -359,8 +379,11 @@ def _add_message(
         # The summary is for the model; the reader gets a one-line marker.
         transcript.add(NoticeEntry("info", "Earlier conversation summarised (compacted)."))
         return
-    if item.shown_as == "summary_ack":
-        return  # the model's acknowledgement of the summary
+    if item.shown_as in ("summary_ack", "shell_ack"):
+        return  # the model's acknowledgement of the summary, the note after a ! command
+    if item.shell is not None:
+        _add_shell_run(transcript, item.shell)
+        return
     if message.role == "user":
         if item.words:
             transcript.add(UserEntry("\n".join(item.words), list(item.attached)))
@@ -394,6 +417,28 @@ def _add_message(
                 record.diff, record.diff_path = view.diff, view.diff_path
                 record.added, record.removed = view.added, view.removed
             transcript.add_call(record)
+
+
+def _add_shell_run(transcript: Transcript, run: ShellRun) -> None:
+    """A ``!`` command as the live view showed it: the prompt, then its Bash line."""
+    transcript.add(UserEntry(f"! {run.command}"))
+    view = run.call
+    record = ToolCallRecord(
+        view.call_id if view is not None else f"shell_{len(transcript)}",
+        "Bash",
+        (view.summary if view is not None else "") or summarize_input({"command": run.command}),
+        {"command": run.command},
+        read_only=False,
+    )
+    record.set_output(run.output)
+    if view is not None:
+        record.status, record.reason = view.status, view.reason
+        record.duration_ms = view.duration_ms
+    else:
+        record.status = "ok" if run.ran else "denied"
+    transcript.end_round()
+    transcript.add_call(record)
+    transcript.end_round()
 
 
 def summarize_input(data: dict[str, Any], width: int = 60) -> str:

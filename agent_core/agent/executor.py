@@ -8,6 +8,7 @@ except cancellation.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Sequence
@@ -15,7 +16,7 @@ from typing import Any, Literal
 
 from agent_core import events as ev
 from agent_core.agent.execution_env import ExecutionEnv, Verdict
-from agent_core.errors import MewCodeError
+from agent_core.errors import ChannelClosed, MewCodeError
 from agent_core.messages import ToolResultBlock, ToolUseBlock
 from agent_core.modes import Mode
 from agent_core.tools.base import (
@@ -142,9 +143,9 @@ class ToolExecutor:
         except asyncio.CancelledError as exc:
             # It ran: the model hears for how long and what it printed, never "not run".
             partial = exc.output if isinstance(exc, ToolInterrupted) else ""
-            self.completed[call.id] = self._interrupted(
-                call, ctx, time.monotonic() - started, partial
-            )
+            interrupted = self._interrupted(call, ctx, time.monotonic() - started, partial)
+            self.completed[call.id] = interrupted
+            await self._show_interrupted(call, interrupted)
             raise
         except ToolError as exc:
             output = ToolOutput(content=f"{call.name} failed: {exc}", is_error=True)
@@ -201,6 +202,16 @@ class ToolExecutor:
                 **{"duration_ms": int(seconds * 1000), **ctx.state.take_exec_fields(call.id)},
             )
         return ToolResultBlock(tool_use_id=call.id, content=text, is_error=True)
+
+    async def _show_interrupted(self, call: ToolUseBlock, result: ToolResultBlock) -> None:
+        """The front end shows what the model got from the interrupted call, as a resumed
+        session will (the turn's end marks the call cancelled)."""
+        from agent_core.messages import result_text
+
+        text = result_text(result)[:PREVIEW_CHARS]
+        update = ev.ToolOutputUpdate(call_id=call.id, text=text, total_chars=len(text), final=True)
+        with contextlib.suppress(ChannelClosed):
+            await self.env.emit(update)
 
     async def _authorize(
         self, tool: Tool, call: ToolUseBlock, args: Any

@@ -14,7 +14,7 @@ import contextlib
 import itertools
 import logging
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -326,7 +326,38 @@ class Runtime:
             text, self.cwd, self.gate, self.settings.limits, submitted.context
         )
         attached.blocks[:0] = images  # the images first, then the files the text mentions
-        self._task = asyncio.create_task(loop.run(turn_id, prompt, attached))
+        return await self._run_task(loop.run(turn_id, prompt, attached))
+
+    async def run_shell(
+        self,
+        command: str,
+        events: RendezvousChannel[ev.Event] | None = None,
+        *,
+        can_ask: bool = True,
+        turn_id: str | None = None,
+    ) -> ev.TurnCompleted:
+        """Run a command the user typed (``!``) as a Bash call, permission decided as the
+        model's would be; its input and output join the history for the model to read."""
+        from agent_core.agent.shell_command import AllowWatch, run_shell_command, shell_call
+
+        turn_id = turn_id or f"turn_{next(_turn_ids)}"
+        if self.running:
+            raise RuntimeError("a turn is already running")
+        call = shell_call(turn_id, command)
+        emit = AllowWatch(
+            turn_emitter(events, CallViewRecorder(self.store, self.conversation, self.saved_views)),
+            call.id,
+        )
+        hooks = self.hooks.for_turn(emit)
+        executor = ToolExecutor(self._execution_env(emit, can_ask, hooks))
+        self.last_stats = TurnStats()
+        return await self._run_task(
+            run_shell_command(call, executor, self.conversation, emit, turn_id)
+        )
+
+    async def _run_task(self, work: Coroutine[Any, Any, ev.TurnCompleted]) -> ev.TurnCompleted:
+        """Run a turn's work as the task ``cancel`` stops."""
+        self._task = asyncio.create_task(work)
         try:
             return await asyncio.shield(self._task)
         except asyncio.CancelledError:

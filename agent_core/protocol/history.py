@@ -36,13 +36,36 @@ def history_item(message: Message) -> ev.HistoryItem:
     return ev.HistoryItem(message)
 
 
+def _shell_items(
+    history: Sequence[Message], items: list[ev.HistoryItem], views: SavedViews | None
+) -> None:
+    """Tell the ``!`` commands' messages apart, each with its call's saved view: those
+    are in the order the commands ran, and a compaction drops the oldest messages, so
+    the last views go with the last messages."""
+    from agent_core.agent.shell_context import is_shell_ack, read_shell_context
+
+    found = [(i, told) for i, m in enumerate(history) if (told := read_shell_context(m))]
+    saved = [v for k, v in (views.calls if views else {}).items() if k.startswith("shell_")]
+    saved = saved[-len(found) :] if found else []
+    offset = len(found) - len(saved)
+    for n, (index, (command, output, ran)) in enumerate(found):
+        call = saved[n - offset] if n >= offset else None
+        shell = ev.ShellRun(command=command, output=output, ran=ran, call=call)
+        items[index] = ev.HistoryItem(history[index], shown_as="shell", shell=shell)
+        after = index + 1
+        if after < len(history) and is_shell_ack(history[after]):
+            items[after] = ev.HistoryItem(history[after], shown_as="shell_ack")
+
+
 def report_of(
     history: Sequence[Message], views: SavedViews | None = None, op_id: str = ""
 ) -> ev.HistoryReport:
     """The report for ``history`` and what the live view showed of it (if saved)."""
+    items = [history_item(message) for message in history]
+    _shell_items(history, items, views)
     return ev.HistoryReport(
         op_id=op_id,
-        items=[history_item(message) for message in history],
+        items=items,
         calls=dict(views.calls) if views is not None else {},
         turn_ends=dict(views.turn_ends) if views is not None else {},
     )

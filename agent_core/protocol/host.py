@@ -40,6 +40,7 @@ _op_ids = itertools.count(1)
 # Ops that change the session under a turn: refused while one runs.
 _IDLE_ONLY = (
     ops.UserTurn,
+    ops.ShellCommand,
     ops.SetModel,
     ops.Compact,
     ops.NewSession,
@@ -263,7 +264,7 @@ class SessionHost:
             raise Refused("a turn is running: interrupt it or wait for it to end")
         rt = self.runtime
         match op:
-            case ops.UserTurn():
+            case ops.UserTurn() | ops.ShellCommand():
                 await self._start_turn(op)
             case ops.Interrupt():
                 if not self._turn_running():
@@ -420,9 +421,13 @@ class SessionHost:
 
     # --- turns ---------------------------------------------------------------------------
 
-    async def _start_turn(self, op: ops.UserTurn) -> None:
-        # Checked before the turn starts: a bad image refuses the op (one line naming it).
-        images = await asyncio.to_thread(turn_images, op.attachments) if op.attachments else []
+    async def _start_turn(self, op: ops.UserTurn | ops.ShellCommand) -> None:
+        images: list[ImageBlock] = []
+        if isinstance(op, ops.UserTurn) and op.attachments:
+            # Checked before the turn starts: a bad image refuses the op (one line naming it).
+            images = await asyncio.to_thread(turn_images, op.attachments)
+        elif isinstance(op, ops.ShellCommand) and not op.command.strip():
+            raise Refused("no command after !")
         self._turn_told = False
         self._turn = asyncio.create_task(self._run_turn(op, images))
 
@@ -432,10 +437,16 @@ class SessionHost:
         elif self._turn is not None:
             self._turn.cancel()  # still before the loop (prompt hooks): nothing recorded yet
 
-    async def _run_turn(self, op: ops.UserTurn, images: list[ImageBlock]) -> ev.TurnCompleted:
+    async def _run_turn(
+        self, op: ops.UserTurn | ops.ShellCommand, images: list[ImageBlock]
+    ) -> ev.TurnCompleted:
         channel: RendezvousChannel[ev.Event] = RendezvousChannel()
         forward = asyncio.create_task(self._forward(channel))
         try:
+            if isinstance(op, ops.ShellCommand):
+                return await self.runtime.run_shell(
+                    op.command, channel, can_ask=self.can_ask, turn_id=op.id
+                )
             return await self.runtime.run_turn(
                 op.text, channel, can_ask=self.can_ask, turn_id=op.id, images=images
             )
@@ -456,7 +467,7 @@ class SessionHost:
             self._approvals.clear()
 
     async def _ended(
-        self, op: ops.UserTurn, reason: ev.StopReason, error: str | None
+        self, op: ops.UserTurn | ops.ShellCommand, reason: ev.StopReason, error: str | None
     ) -> ev.TurnCompleted:
         """The answer of a turn that ended before the loop could give one."""
         done = ev.TurnCompleted(

@@ -170,6 +170,17 @@ class HostedRuntime(Protocol):
         """Run one user turn (``images`` after its text); its events go to ``events``."""
         ...
 
+    async def run_shell(
+        self,
+        command: str,
+        events: RendezvousChannel[ev.Event] | None = None,
+        *,
+        can_ask: bool = True,
+        turn_id: str | None = None,
+    ) -> ev.TurnCompleted:
+        """Run a ``!`` command as a Bash call; answered like a turn."""
+        ...
+
     def answer_approval(self, approval_id: str, reply: ev.ApprovalReply | ev.PlanAnswer) -> bool:
         """Answer the waiting approval with this id (a tool call's or a plan's); False
         when none of that kind waits under it."""

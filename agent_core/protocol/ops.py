@@ -36,6 +36,13 @@ class UserTurn(Op, tag="user_turn"):
     attachments: list[ImageBlock] = []
 
 
+class ShellCommand(Op, tag="shell_command"):
+    """Run a command the user typed (a ``!`` prompt) as a Bash call, permission decided as
+    for the model's; its input and output join the history. Answered like a user turn."""
+
+    command: str
+
+
 class Interrupt(Op, tag="interrupt"):
     """Cancel the running turn; its history stays valid for the next one."""
 
@@ -165,6 +172,7 @@ class HookCallbackReply(Op, tag="hook_callback_reply"):
 
 AnyOp = (
     UserTurn
+    | ShellCommand
     | Interrupt
     | ApprovalReply
     | PlanReply

@@ -12,6 +12,7 @@ from typing import Annotated, ClassVar, Literal
 import msgspec
 
 from agent_core.tools.base import PermissionKind, PlanMode, ToolContext, ToolError, ToolOutput
+from agent_core.tools.bash_live import LiveTail, TailStreamer
 from agent_core.tools.capture import OutputCapture, spill_path
 from agent_core.tools.interruption import ToolInterrupted
 from agent_core.tools.procgroup import GroupProcess
@@ -124,13 +125,15 @@ class BashTool:
             args.command, ctx.cwd, shell_env(ctx), ctx.state.sandbox_policy
         )
         capture = OutputCapture(limit, spill_path(ctx.session_dir, ctx.call_id or f"pid{proc.pid}"))
+        live = TailStreamer(LiveTail(), ctx.emit, ctx.call_id).start()
         outcome: Outcome = "cancelled"
         interrupted = False
         try:
-            outcome = await _supervise(proc, capture, timeout_ms / 1000, ctx.cancel)
+            outcome = await _supervise(proc, capture, timeout_ms / 1000, ctx.cancel, live)
         except asyncio.CancelledError:
             interrupted = True  # re-raised below, with what the command printed
         finally:
+            live.stop()  # the result comes after the last update
             proc.close()
             capture.finish()
             _record(ctx, args.command, proc.returncode, started, outcome)
@@ -146,13 +149,18 @@ class BashTool:
 
 
 async def _supervise(
-    proc: GroupProcess, capture: OutputCapture, timeout_s: float, cancel: asyncio.Event
+    proc: GroupProcess,
+    capture: OutputCapture,
+    timeout_s: float,
+    cancel: asyncio.Event,
+    live: TailStreamer,
 ) -> Outcome:
     """Read output until the command exits, times out or is cancelled; kill the group if needed."""
 
     async def pump() -> None:
         while chunk := await proc.read():
             capture.feed(chunk)
+            live.feed(chunk)
 
     reading = asyncio.create_task(pump())
     exiting = asyncio.create_task(proc.wait_exit())

@@ -7,6 +7,7 @@ from typing import Annotated, ClassVar
 
 import msgspec
 
+from agent_core import events as ev
 from agent_core.tools.base import PermissionKind, PlanMode, ToolContext, ToolError, ToolOutput
 
 
@@ -59,6 +60,16 @@ class BashOutputTool:
         limit = ctx.state.bash_output_chars
         text = shell.read_new(limit, pattern).rstrip()
         body = text or "(no new output)"
+        if ctx.emit is not None and ctx.call_id:  # the call's line shows the shell's last lines
+            tail = shell.tail
+            await ctx.emit(
+                ev.ToolOutputUpdate(
+                    call_id=ctx.call_id,
+                    text=tail.text(),
+                    total_chars=tail.total_chars,
+                    shell_id=shell.id,
+                )
+            )
         return ToolOutput(f"Shell {shell.id}: {status}\n{body}")
 
 

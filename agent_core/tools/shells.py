@@ -22,6 +22,7 @@ from agent_core.fsutil import open_private, private_dir
 from agent_core.sandbox.policy import SandboxPolicy
 from agent_core.session.redact import Redactor
 from agent_core.tools.base import ToolError
+from agent_core.tools.bash_live import LiveTail
 from agent_core.tools.procgroup import GroupProcess
 
 EXIT_DRAIN_S = 0.5  # after exit, how long to keep reading what is left in the pipe
@@ -53,6 +54,7 @@ class BackgroundShell:
         # Undecodable bytes pass through to the log unchanged.
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="surrogateescape")
         self._redacting = (redactor or Redactor()).stream()
+        self.tail = LiveTail()  # its last lines (redacted, as the log), for a front end
         self._pump = asyncio.create_task(self._copy_output())
         self._watch = asyncio.create_task(self._watch_exit())
 
@@ -109,6 +111,7 @@ class BackgroundShell:
     def _write_log(self, text: str) -> None:
         if not text or self._log.closed:
             return
+        self.tail.feed_text(text)
         try:
             self._log.write(text.encode("utf-8", "surrogateescape"))
             self._log.flush()  # BashOutput reads the file while we write it

@@ -37,6 +37,7 @@ from mewcode_tui.widgets.working_indicator import WorkingIndicator
 if TYPE_CHECKING:
     from agent_core.events import ApprovalReply, ApprovalRequested, Event
     from agent_core.protocol.host import SessionHost
+    from agent_core.protocol.ops import Op
     from mewcode_tui.commands.registry import CommandRegistry, UserFiles
     from mewcode_tui.presenter import TurnPresenter
     from mewcode_tui.session_client import SessionClient
@@ -383,8 +384,9 @@ class MainScreen(Screen):
     # --- turns ---------------------------------------------------------------
 
     @work(group="turn")
-    async def run_turn(self, prompt: str) -> None:
-        """Submit one turn and wait for its end; its events reach the presenter meanwhile."""
+    async def run_turn(self, prompt: str, op: Op | None = None) -> None:
+        """Submit one turn (``op``, else a user turn with ``prompt``) and wait for its end;
+        its events reach the presenter meanwhile."""
         from agent_core.protocol.ops import UserTurn
         from mewcode_tui.session_client import OpRefusedError
 
@@ -392,7 +394,7 @@ class MainScreen(Screen):
         assert session is not None, "turns start only once the session is open"
         self.turn_active = True
         try:
-            await session.request(UserTurn(text=prompt))
+            await session.request(op or UserTurn(text=prompt))
         except OpRefusedError as refusal:
             self.say(f"The turn did not start: {refusal}", "error")
         except MewCodeError as exc:  # the session's stream ended under the turn
@@ -464,7 +466,27 @@ class MainScreen(Screen):
         self.chat.scroll_end(animate=False)  # answering: follow the bottom again
         if text.lstrip().startswith("/") and await self.registry.dispatch(self, text):
             return
+        if text.lstrip().startswith("!"):
+            await self.run_shell_prompt(text.strip())
+            return
         await self.send_prompt(text)
+
+    async def run_shell_prompt(self, text: str) -> None:
+        """``!command``: run it as a Bash call, permission decided (and asked) as for the
+        model's; the model reads its input and output with the next prompt."""
+        from agent_core.protocol.ops import ShellCommand
+
+        command = text[1:].strip()
+        if not command:
+            self.say("Type a command after ! to run it in the shell: ! git status", "warning")
+            return
+        if self.session is None or self.turn_active:
+            self.prefill(text)  # kept for when the session is free
+            self.app.notify("A ! command runs when no turn is running (Esc stops one).", timeout=3)
+            return
+        shown = f"! {command}"  # as a resumed session shows it
+        await self.chat.append(self.transcript.add(UserEntry(shown)))
+        self.run_turn(shown, ShellCommand(command=command))
 
     def on_prompt_input_query_changed(self, message: PromptInput.QueryChanged) -> None:
         self.completion.query_changed(message.query)

@@ -235,7 +235,21 @@ class ToolCallDetail(Vertical):
             style = semantic_style(self.app, "tool-error") if error else Style()
             shown = visible_text(record.output, multiline=True)
             text.append(shown or "(empty)", style=style)
+        elif record.tail and not record.tail_shell:
+            self._tail(text, "output so far")
+        if record.tail_shell:
+            self._tail(text, f"{record.tail_shell}: latest output")
         return text
+
+    def _tail(self, text: Text, title: str) -> None:
+        """The last lines a command printed (the front end is sent no more than these)."""
+        record = self.record
+        if not text.plain.endswith("\n"):
+            text.append("\n")
+        text.append(title, style="bold dim")
+        text.append(f"  (its last lines; {human_size(record.tail_chars)} in all)", style="dim")
+        text.append("\n")
+        text.append(visible_text(record.tail, multiline=True))
 
     def refresh_detail(self) -> None:
         self.query_one(".tool-detail--body", Static).update(self._body())

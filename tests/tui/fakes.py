@@ -77,6 +77,7 @@ class FakeRuntime:
         self.saved_views = SavedViews()
         self.settings_problems: list[str] = []
         self.prompts: list[str] = []
+        self.shell_commands: list[str] = []  # what ``!`` prompts ran (never a prompt)
         self.replies: list[Answer] = []  # each approval's answer, tool call's or plan's
         self.saved_rules = [RuleEntry("Bash(git:*)", "allow", "/home/u/.mewcode/settings.yaml")]
         self.session_rules = [RuleEntry("Edit", "allow", "session")]
@@ -222,6 +223,20 @@ class FakeRuntime:
         )
         await events.send(ev.Status(phase="idle"))
         await events.send(done)
+        return done
+
+    async def run_shell(
+        self,
+        command: str,
+        events: RendezvousChannel[ev.Event] | None = None,
+        *,
+        can_ask: bool = True,
+        turn_id: str | None = None,
+    ) -> ev.TurnCompleted:
+        """A ``!`` command: noted, and answered by the next script as a turn would be."""
+        self.shell_commands.append(command)
+        done = await self.run_turn(command, events, can_ask=can_ask, turn_id=turn_id)
+        self.prompts.remove(command)
         return done
 
     def cancel(self) -> None:

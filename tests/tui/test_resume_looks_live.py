@@ -24,7 +24,9 @@ from tests.helpers.scripted import ScriptedProvider, Step
 from tests.tui.conftest import wait_until
 
 
-def app_over_runtime(options, provider: ScriptedProvider) -> MewCodeApp:
+def app_over_runtime(
+    options, provider: ScriptedProvider, allow: tuple[str, ...] = ("Edit", "Bash(sleep:*)")
+) -> MewCodeApp:
     """The app over a real Runtime with the built-in tools: edits allowed, `rm` denied."""
 
     async def opener(opts, prov):
@@ -35,7 +37,7 @@ def app_over_runtime(options, provider: ScriptedProvider) -> MewCodeApp:
                 settings=opts.settings,
                 provider=prov,
                 resume_id=opts.resume_id or None,
-                cli_rules=cli_rules(["Edit", "Bash(sleep:*)"], ["Bash(rm:*)"]),
+                cli_rules=cli_rules(list(allow), ["Bash(rm:*)"]),
             )
         )
 

@@ -44,6 +44,7 @@ def minimal(cls: type) -> ops.Op:
         "model": "m",
         "fact_id": 404,
         "rule": ev.RuleEntry("Bash(nope)", "allow", "session"),
+        "command": "",  # a ! command that would ask would wait for an answer
     }
     fields = {f.name: values.get(f.name, "x") for f in info.fields if f.required}
     if cls is ops.SetMode:
