@@ -1,16 +1,19 @@
 """The two-line status bar (docs/manual.md#the-full-screen-ui), driven by reactives.
 
-The folder, model and phase detail are shown through ``visible_text``: a cloned
-folder's name may hold an escape sequence.
+A narrow terminal drops whole fields by rank (``fit_line``; ``StatusBar`` lists the
+ranks). The folder, model and phase detail are shown through ``visible_text``: a
+cloned folder's name may hold an escape sequence.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.reactive import reactive
@@ -36,6 +39,68 @@ PHASE_STYLES = {
     "approval": ("phase-approval", Style(bold=True)),
 }
 BOLD = Style(bold=True)
+DETAIL_CELLS = 30  # the phase detail's longest form: a command or path is cut with "…"
+
+# Field ranks, 0 kept longest (StatusBar's docstring says why this order).
+LINE_1_RANKS = {"mode": 0, "sandbox": 1, "mcp": 2, "skills": 3}
+LINE_2_RANKS = {
+    "phase": 0,
+    "context": 1,
+    "model": 2,
+    "cost": 3,
+    "elapsed": 4,
+    "tokens": 5,
+    "detail": 6,
+    "cache": 7,
+    "cwd": 8,
+}
+
+
+@dataclass(frozen=True)
+class StatusField:
+    """One field of a status line: its text, its rank (0 is dropped last) and the
+    text that joins it to the field shown before it."""
+
+    name: str
+    text: Text
+    rank: int
+    joiner: Text
+
+
+def fit_line(fields: Sequence[StatusField], width: int) -> Text:
+    """The best-ranked fields whose whole texts fit in ``width`` cells, in their order.
+
+    The shown fields are always the ``k`` best-ranked (ties go by position), for the
+    largest ``k`` that fits: a field is never cut, nor left out while a worse one shows.
+    """
+    by_rank = sorted(range(len(fields)), key=lambda i: (fields[i].rank, i))
+    shown: list[int] = []
+    for index in by_rank:
+        trial = sorted([*shown, index])
+        if _width(fields, trial) > width:
+            break
+        shown = trial
+    line = Text(no_wrap=True, overflow="crop")
+    for position, index in enumerate(shown):
+        if position:
+            line.append_text(fields[index].joiner)
+        line.append_text(fields[index].text)
+    return line
+
+
+def _width(fields: Sequence[StatusField], shown: Sequence[int]) -> int:
+    texts = [fields[i].text.cell_len for i in shown]
+    joiners = [fields[i].joiner.cell_len for i in shown[1:]]
+    return sum(texts) + sum(joiners)
+
+
+def shorten(text: str, cells: int) -> str:
+    """``text`` cut to ``cells`` cells, ending in "…" when it was longer."""
+    if cell_len(text) <= cells:
+        return text
+    while text and cell_len(text) > cells - 1:
+        text = text[:-1]
+    return text.rstrip() + "…"
 
 
 class _Tokens(Protocol):
@@ -119,7 +184,23 @@ def format_elapsed(seconds: float) -> str:
 
 
 class StatusBar(Widget):
-    """Mode, MCP and skills; then model, phase, context, tokens, cache, cost, time, cwd."""
+    """Mode, MCP and skills; then model, phase, context, tokens, cache, cost, time, cwd.
+
+    Each line is a row of fields, and a line too narrow for all of them drops whole
+    fields, never part of one. Each field has a rank (``LINE_1_RANKS``,
+    ``LINE_2_RANKS``); a line shows the best-ranked fields that fit, in their usual
+    order, and never a worse-ranked field while a better one is left out. Best first,
+    as a Claude Code user looks at them (what is also shown elsewhere goes first):
+
+    - line 1: permission mode, the no-sandbox warning, MCP servers, skills;
+    - line 2: phase, context bar and percent, model, cost, elapsed time, tokens
+      in/out, the phase's detail (the approval dialog and the working line show it
+      too), cache hits, working directory.
+
+    So an approval's long detail is dropped before cost and time are. The detail is
+    its first line cut to ``DETAIL_CELLS`` cells at any width: that is the field's
+    form, not the layout cutting it.
+    """
 
     DEFAULT_CSS = """
     StatusBar {
@@ -190,42 +271,65 @@ class StatusBar(Widget):
         return semantic_style(self.app, name)
 
     def render(self) -> Text:
-        text = Text(no_wrap=True, overflow="ellipsis")
-        text.append("mode ", style="dim")
-        color = MODE_COLORS.get(self.mode, "mode-default")
-        text.append(self.mode, style=self._color(color) + BOLD)
-        if self.mode == "plan":
-            text.append(" (read-only)", style="dim")
-        text.append("  ·  ", style="dim")
-        text.append_text(self._mcp_text())
-        text.append("  ·  ", style="dim")
-        text.append(f"skills {self.skills}")
-        if self.unsandboxed:
-            text.append("  ·  ", style="dim")
-            text.append("⚠ no sandbox", style=self._color("warning-strong") + BOLD)
+        width = self.size.width
+        text = fit_line(self._first_line(), width)
         text.append("\n")
-        text.append(visible_text(self.model) or "no model", style="bold")
-        text.append("  ")
-        detail = visible_text(self.phase_detail)
-        phase = self.phase + (f" {detail}" if detail else "")
+        text.append_text(fit_line(self._second_line(), width))
+        return text
+
+    def _first_line(self) -> list[StatusField]:
+        mode = Text.assemble(("mode ", "dim"))  # a span: Text("…", style=) would dim it all
+        color = MODE_COLORS.get(self.mode, "mode-default")
+        mode.append(self.mode, style=self._color(color) + BOLD)
+        if self.mode == "plan":
+            mode.append(" (read-only)", style="dim")
+        fields = [
+            ("mode", mode),
+            ("mcp", self._mcp_text()),
+            ("skills", Text(f"skills {self.skills}")),
+        ]
+        if self.unsandboxed:
+            warning = Text("⚠ no sandbox", style=self._color("warning-strong") + BOLD)
+            fields.append(("sandbox", warning))
+        joiner = Text("  ·  ", style="dim")
+        return [StatusField(name, text, LINE_1_RANKS[name], joiner) for name, text in fields]
+
+    def _second_line(self) -> list[StatusField]:
         if self.phase in PHASE_STYLES:
             color, attributes = PHASE_STYLES[self.phase]
-            text.append(phase, style=self._color(color) + attributes)
+            phase_style = self._color(color) + attributes
         else:
-            text.append(phase)  # "starting", "no session": plain
+            phase_style = Style()  # "starting", "no session": plain
         bar, percent = context_bar(self.context_tokens, self.context_window)
-        text.append("  ctx ", style="dim")
         level = "ctx-high" if percent >= 80 else "ctx-low" if percent < 50 else "ctx-mid"
-        text.append(bar, style=self._color(level))
-        text.append(f" {percent}%")
-        text.append("  ↑", style="dim")
-        text.append(compact_number(self.input_tokens))
-        text.append(" ↓", style="dim")
-        text.append(compact_number(self.output_tokens))
-        text.append("  cache ", style="dim")
-        text.append(compact_number(self.cache_read_tokens))
-        text.append(f"  ${self.cost_usd:.4f}")
-        text.append("  ⏱ ", style="dim")
-        text.append(format_elapsed(self.elapsed))
-        text.append("  " + visible_text(self.cwd), style="dim")
-        return text
+        context = Text.assemble(("ctx ", "dim"), (bar, self._color(level)), f" {percent}%")
+        tokens = Text.assemble(
+            ("↑", "dim"),
+            compact_number(self.input_tokens),
+            (" ↓", "dim"),
+            compact_number(self.output_tokens),
+        )
+        fields = [
+            ("model", Text(visible_text(self.model) or "no model", style="bold")),
+            ("phase", Text(self.phase, style=phase_style)),
+        ]
+        lines = self.phase_detail.strip().splitlines()
+        detail = shorten(visible_text(lines[0]), DETAIL_CELLS) if lines else ""
+        if detail:
+            fields.append(("detail", Text(detail, style=phase_style)))
+        fields += [
+            ("context", context),
+            ("tokens", tokens),
+            ("cache", Text.assemble(("cache ", "dim"), compact_number(self.cache_read_tokens))),
+            ("cost", Text(f"${self.cost_usd:.4f}")),
+            ("elapsed", Text.assemble(("⏱ ", "dim"), format_elapsed(self.elapsed))),
+        ]
+        if self.cwd:
+            fields.append(("cwd", Text(visible_text(self.cwd), style="dim")))
+        detail_joiner, joiner = Text(" ", style=phase_style), Text("  ", style="dim")
+        return [
+            StatusField(
+                name, text, LINE_2_RANKS[name], detail_joiner if name == "detail" else joiner
+            )
+            for name, text in fields
+        ]
