@@ -170,7 +170,9 @@ class ChatLog(VerticalScroll, can_focus=False):
     def _prune(self) -> None:
         """Unmount the oldest views beyond the window (only while following the bottom)."""
         excess = self.mounted_count - self.window
-        if excess <= 0 or not self.at_bottom:
+        # Following, not merely at the bottom: right after a reload the layout may not
+        # have scrolled there yet, and a notice appended then must still prune.
+        if excess <= 0 or not self.following:
             return
         entries = self.transcript.entries
         doomed = []
