@@ -97,6 +97,22 @@ def test_a_claude_deny_rule_holds_for_other_spellings_of_the_read(fake_llm, secr
     assert SECRET not in sent(fake_llm)
 
 
+def hides_inside_the_project() -> bool:
+    """Landlock cannot take read access away inside a writable root (the project): there
+    a denied file stays readable to a program that opens it itself, a gap `mewcode
+    sandbox check` states. Bubblewrap and Seatbelt hide it."""
+    from agent_core.sandbox import sandbox_status
+
+    return sandbox_status().backend in ("bubblewrap", "seatbelt")
+
+
+needs_hiding_in_the_project = pytest.mark.skipif(
+    not hides_inside_the_project(),
+    reason="this sandbox cannot hide a file inside the writable project (a stated gap)",
+)
+
+
+@needs_hiding_in_the_project
 def test_a_symlink_into_the_denied_folder_reads_nothing(fake_llm, secrets) -> None:
     (secrets / "link").symlink_to("secrets")
     attempt(fake_llm, secrets, read_then_open("link/key.txt"))
@@ -108,6 +124,7 @@ def test_a_symlink_into_the_denied_folder_reads_nothing(fake_llm, secrets) -> No
     ["Read(key.txt)", "Read(secrets/)", "Read(**/key.txt)", "Read(/{project}/secrets/*)",
      "Read(//{project}/secrets/*)"],  # the project is absolute: // and ///
 )  # fmt: skip
+@needs_hiding_in_the_project
 def test_a_program_opening_a_file_a_pattern_rule_denies_reads_nothing(
     fake_llm, project, rule
 ) -> None:
