@@ -62,9 +62,7 @@ async def test_tree_navigation_loads_older_calls(make_app, project):
     async with app.run_test(size=(100, 30)) as pilot:
         screen = app.main_screen
         chat = screen.chat
-        await wait_until(
-            pilot, lambda: screen.session is not None and len(chat.children) > 10
-        )
+        await wait_until(pilot, lambda: screen.session is not None and len(chat.children) > 10)
         await pilot.press("tab")
         mounted_calls = len(chat.tool_lines())
         for _ in range(mounted_calls):
