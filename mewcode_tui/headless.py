@@ -278,6 +278,7 @@ async def _one_turn(
         say(err, done.error or "the turn failed")
         return 1
     if done.stop_reason != "end_turn":
-        say(err, f"stopped: {done.stop_reason.replace('_', ' ')}")
+        why = f": {done.error}" if done.error else ""
+        say(err, f"stopped: {done.stop_reason.replace('_', ' ')}{why}")
         return 1
     return 0

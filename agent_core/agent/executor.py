@@ -30,6 +30,8 @@ from agent_core.tools.interruption import ToolInterrupted
 
 log = logging.getLogger("mewcode.executor")
 PREVIEW_CHARS = 60_000  # spilled results are already bounded
+# Questions about one call when each answer changes its input (an app's updatedInput).
+MAX_ANSWER_ROUNDS = 3
 
 
 def _error(call: ToolUseBlock, message: str) -> ToolResultBlock:
@@ -265,39 +267,64 @@ class ToolExecutor:
     ) -> tuple[ToolUseBlock, Any] | ToolResultBlock:
         """An answer changed the call's input: validate it and decide again; a denial wins.
 
-        The answer was the human's (or app's) to the question, so "ask" on the new input
-        stands answered; the blacklist, deny rules, sandbox, readable paths and hooks
-        still judge it, and the tool opens what this check resolved.
+        The answer was to a question about the input shown, so an "ask" on the new input
+        is a new question about it (a protected file the answer points at is asked about
+        by name); an answer that changes the input again is decided again in turn, at
+        most ``MAX_ANSWER_ROUNDS`` questions in all. The blacklist, deny rules, sandbox,
+        readable paths and hooks still judge each input, and the tool opens what the
+        last check resolved.
         """
+        for _ in range(MAX_ANSWER_ROUNDS - 1):
+            ran = ToolUseBlock(id=call.id, name=call.name, input=changed)
+            try:
+                args = tool_arguments(tool, changed)
+                summary = tool.summary(args)
+            except ToolError as exc:
+                reason = f"the input the answer gave is invalid: {call.name}: {exc}"
+                await self._tell_decision(
+                    ran, "deny", "user", reason, None, "engine", None, changed
+                )
+                return self._denied(ran, "user", reason)
+            verdict = self.env.gate.decide(tool, changed)
+            self._checked[call.id] = tuple(getattr(verdict, "checked", ()))
+            decision: ev.Decision = verdict.decision
+            layer: ev.Layer = verdict.layer
+            reason, rule, who, label = verdict.reason, verdict.rule, "engine", None
+            hook = await self._hook_verdict(ran, decision)
+            if hook is not None:
+                decision, reason, label = hook
+                layer = who = "hook"
+            again: dict[str, Any] | None = None
+            if decision == "ask":
+                why = f"the approval changed the input: {reason}"
+                reply = await self._ask(tool, ran, args, verdict, layer, why)
+                layer, who, rule = "user", "user", None
+                if reply.answer != "deny" and reply.updated_input not in (None, changed):
+                    again = reply.updated_input
+                grants = () if again is not None else verdict.suggested_rules
+                decision, reason = await self._take_answer(reply, grants)
+            elif decision == "allow":
+                decision, layer, who = "allow", "user", "user"
+                reason, rule = f"allowed with the input the answer gave: {summary}", None
+            await self._tell_decision(ran, decision, layer, reason, rule, who, label, changed)
+            if decision != "allow":
+                return self._denied(ran, layer, reason)
+            if again is None:
+                await self.env.emit(
+                    ev.Notice(
+                        level="info",
+                        message=f"{call.name}: the approval changed its input: {summary}",
+                    )
+                )
+                return ran, args
+            changed = again
         ran = ToolUseBlock(id=call.id, name=call.name, input=changed)
-        try:
-            args = tool_arguments(tool, changed)
-            summary = tool.summary(args)
-        except ToolError as exc:
-            reason = f"the input the answer gave is invalid: {call.name}: {exc}"
-            await self._tell_decision(ran, "deny", "user", reason, None, "engine", None, changed)
-            return self._denied(ran, "user", reason)
-        verdict = self.env.gate.decide(tool, changed)
-        self._checked[call.id] = tuple(getattr(verdict, "checked", ()))
-        decision: ev.Decision = verdict.decision
-        layer: ev.Layer = verdict.layer
-        reason, rule, who, label = verdict.reason, verdict.rule, "engine", None
-        hook = await self._hook_verdict(ran, decision)
-        if hook is not None and hook[0] == "deny":
-            decision, reason, label = hook
-            layer = who = "hook"
-        if decision != "deny":
-            decision, layer, who = "allow", "user", "user"
-            reason, rule = f"allowed with the input the answer gave: {summary}", None
-        await self._tell_decision(ran, decision, layer, reason, rule, who, label, changed)
-        if decision == "deny":
-            return self._denied(ran, layer, reason)
-        await self.env.emit(
-            ev.Notice(
-                level="info", message=f"{call.name}: the approval changed its input: {summary}"
-            )
+        reason = (
+            f"the answers changed the input {MAX_ANSWER_ROUNDS} times; "
+            "answer with the input to run, or deny"
         )
-        return ran, args
+        await self._tell_decision(ran, "deny", "user", reason, None, "engine", None, changed)
+        return self._denied(ran, "user", reason)
 
     async def _tell_decision(
         self,

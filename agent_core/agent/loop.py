@@ -23,6 +23,7 @@ from agent_core.agent.executor import ToolExecutor
 from agent_core.agent.scheduler import run_ordered
 from agent_core.errors import ChannelClosed, MewCodeError, ProviderError
 from agent_core.llm import base as llm
+from agent_core.llm.pricing import unenforceable_budget
 from agent_core.messages import (
     ContentBlock,
     Message,
@@ -148,9 +149,7 @@ class AgentLoop:
             while True:
                 if iterations >= self.limits.max_iterations:
                     raise _Stop("max_iterations")
-                budget = self.limits.max_budget_usd
-                if budget is not None and self.meter is not None and self.meter.cost_usd > budget:
-                    raise _Stop("max_budget")
+                self._check_budget()
                 iterations += 1
                 message, input_errors = await self._stream_round()
                 final_text = message.text() or final_text
@@ -205,6 +204,17 @@ class AgentLoop:
         await self._try_emit(ev.Status(phase="idle"))
         await self._try_emit(done)
         return done
+
+    def _check_budget(self) -> None:
+        """Before a request: stop when the budget is spent, or cannot be counted at all
+        (no price for the model: its requests would cost nothing by our count)."""
+        budget = self.limits.max_budget_usd
+        if budget is None:
+            return
+        if unmetered := unenforceable_budget(self.provider.model):
+            raise _Stop("max_budget", unmetered)
+        if self.meter is not None and self.meter.cost_usd > budget:
+            raise _Stop("max_budget")
 
     async def _stopped_by_hook(self) -> bool:
         """A hook answered ``continue: false``: the turn ends after this round's results."""

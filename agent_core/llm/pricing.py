@@ -3,7 +3,8 @@
 Looked up by the longest matching prefix, so dated ids ("claude-sonnet-4-5-20250929",
 "gpt-4.1-2025-04-14") and router prefixes ("openai/gpt-4o") find their family.
 Prices are the vendors' published standard rates (5-minute cache writes for Claude);
-an unknown model gets a 128k window and a price of zero rather than a guess.
+an unknown model gets a 128k window and a price of zero rather than a guess, so a cost
+budget cannot hold for it: the loop sends it no request under one (``unenforceable_budget``).
 """
 
 from __future__ import annotations
@@ -101,6 +102,22 @@ def model_info(model: str) -> ModelInfo:
         return DEFAULT
     window, max_out, inp, out, write, read = _TABLE[best]
     return ModelInfo(best, window, max_out, inp, out, write, read)
+
+
+def price_known(model: str) -> bool:
+    """Whether the table has a price for ``model`` (else its cost counts as zero)."""
+    return model_info(model) is not DEFAULT
+
+
+def unenforceable_budget(model: str) -> str | None:
+    """Why a cost budget cannot hold for ``model`` (no price for it), else None."""
+    if price_known(model):
+        return None
+    return (
+        f"no price is known for model {model}, so --max-budget-usd cannot be enforced; "
+        "use a model MewCode has a price for (agent_core/llm/pricing.py), "
+        "or run without --max-budget-usd"
+    )
 
 
 def cost_usd(model: str, usage: Usage) -> float:

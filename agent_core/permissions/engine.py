@@ -1,5 +1,8 @@
 """The permission engine: blacklist -> sandbox -> rules -> mode, in that fixed order.
 
+One exception to the order: in plan mode a call with a mutating step is denied even when
+an ask rule matches it (a deny rule still wins and names itself).
+
 Pure: a request and a policy in, a verdict out. Layer 5 (the human) is the
 agent loop's job when the verdict is "ask".
 """
@@ -15,14 +18,15 @@ import msgspec
 from agent_core.config.settings import RuleEntry
 from agent_core.decision import Decision
 from agent_core.modes import Mode
-from agent_core.permissions.actions import Action, Scope, bash_actions, tool_actions
+from agent_core.permissions.actions import Action, Scope, bash_actions
 from agent_core.permissions.blacklist import check_blacklist, unknown_reach
-from agent_core.permissions.modes import mode_decision, protected_write
+from agent_core.permissions.modes import PLAN_REASON, mode_decision, plan_forbids, protected_write
 from agent_core.permissions.paths import protected_name, real, sandbox_roots
 from agent_core.permissions.rules import RuleScope, first_match
 from agent_core.permissions.sandbox import sandbox_denial
 from agent_core.permissions.shell.facts import analyze
 from agent_core.permissions.suggest import suggestions
+from agent_core.permissions.tool_actions import tool_actions
 
 
 class PermissionRequest(msgspec.Struct):
@@ -152,6 +156,10 @@ def _rules_then_mode(
         elif entry.rule not in allowed_by:
             allowed_by.append(entry.rule)
     if asked is not None:
+        # Plan mode's "no mutating step" comes before a question: an ask rule cannot
+        # offer the user a step that plan mode would not run.
+        if policy.mode == "plan" and plan_forbids(actions, uncertain):
+            return PermissionVerdict("deny", "mode", PLAN_REASON)
         return PermissionVerdict(
             "ask", "rules", f"rule {asked.rule} asks for approval (from {asked.source})", asked.rule
         )

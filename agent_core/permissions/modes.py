@@ -27,6 +27,12 @@ def protected_write(action: Action, extra: Sequence[Path] = ()) -> str | None:
     return None
 
 
+def plan_forbids(actions: Sequence[Action], uncertain: Sequence[str] = ()) -> bool:
+    """Plan mode runs no step that may change anything: a write, an unknown path or a
+    command that cannot be checked makes the whole call one it denies."""
+    return bool(uncertain) or any(not a.read_only or a.unknown_paths for a in actions)
+
+
 def _needs_approval(action: Action, mode: Mode) -> bool:
     if action.asks:
         return True
@@ -69,7 +75,7 @@ def mode_decision(
                 return ModeDecision("deny", PLAN_REASON)
             return ModeDecision("ask", f"writes to a protected path: {written}")
     if mode == "plan":
-        if any(not a.read_only or a.unknown_paths for a in actions):
+        if plan_forbids(actions):
             return ModeDecision("deny", PLAN_REASON)
         if asking := next((a for a in actions if a.asks), None):
             return ModeDecision("ask", f"plan mode: needs approval: {_what(asking)}"[:300])

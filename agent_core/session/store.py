@@ -49,16 +49,22 @@ def _id_taken(chosen: str | None) -> None:
 
 
 def valid_session_uuid(raw: str) -> str:
-    """``--session-id``: a UUID in its canonical form (it names a file), or a one-line error."""
+    """``--session-id``: a UUID in its canonical form (it names a file), or a one-line error.
+
+    Another spelling of a UUID is refused rather than rewritten: the app would get back a
+    session id that is not the one it passed.
+    """
     import uuid
 
     try:
-        parsed = uuid.UUID(raw)
+        parsed = str(uuid.UUID(raw))
     except ValueError:
-        parsed = None
-    if parsed is None or str(parsed) != raw.lower():
-        raise MewCodeError(f"--session-id {raw}: expected a UUID such as {uuid.uuid4()}")
-    return str(parsed)
+        raise MewCodeError(f"--session-id {raw}: expected a UUID such as {uuid.uuid4()}") from None
+    if parsed == raw:
+        return raw
+    if parsed == raw.lower():
+        raise MewCodeError(f"--session-id {raw}: expected the lowercase form {parsed}")
+    raise MewCodeError(f"--session-id {raw}: expected the form {parsed} (lowercase, with hyphens)")
 
 
 def _version() -> str:

@@ -7,8 +7,11 @@ import io
 from dataclasses import dataclass
 
 from agent_core.errors import MewCodeError
+from agent_core.tools.imageheader import header_size
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
+# Decoding allocates every pixel: a few kilobytes of header may ask for gigabytes.
+MAX_PIXELS = 8000 * 8000
 MAX_BASE64_BYTES = 5 * 1024 * 1024
 MAX_SIDE = 2000
 JPEG_QUALITIES = (85, 70, 55, 40, 25)
@@ -52,10 +55,18 @@ def fit_image(data: bytes, media_type: str) -> FittedImage:
     """The image as is when small and opaque; else flattened, scaled and re-encoded."""
     if len(data) > MAX_FILE_BYTES:
         raise ImageError(f"image is too large ({len(data)} bytes; the limit is 50 MB)")
+    size = header_size(data)
+    if size is None:
+        raise ImageError("cannot decode image: its header does not say its size")
+    _check_pixels(size)
     from PIL import Image  # Pillow is heavy: load it only when an image needs work
 
     try:
-        img: Image.Image = Image.open(io.BytesIO(data))
+        img: Image.Image = Image.open(io.BytesIO(data))  # reads the header only
+    except Exception as exc:  # Pillow raises many types for corrupt files
+        raise ImageError(f"cannot decode image: {exc}") from None
+    _check_pixels(img.size)  # Pillow's own reading of the header, before any pixel
+    try:
         img.load()
     except Exception as exc:  # Pillow raises many types for corrupt files
         raise ImageError(f"cannot decode image: {exc}") from None
@@ -82,6 +93,14 @@ def fit_image(data: bytes, media_type: str) -> FittedImage:
             kind = "image/png" if fmt == "PNG" else "image/jpeg"
             return FittedImage(kind, base64.b64encode(encoded).decode("ascii"), note)
     raise ImageError("image is too large to send even after scaling it down")
+
+
+def _check_pixels(size: tuple[int, int]) -> None:
+    width, height = size
+    if width * height > MAX_PIXELS:
+        raise ImageError(
+            f"image is {width}×{height} pixels; at most {MAX_PIXELS:,} (8000×8000) are decoded"
+        )
 
 
 def _flatten(img, image_module):

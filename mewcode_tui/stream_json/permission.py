@@ -2,8 +2,9 @@
 
 Only what the layers would ask reaches the app: the blacklist, the sandbox and the deny
 rules decided before, and an app's "allow" answers an ask, never a denial; an allow with
-an ``updatedInput`` runs that input only if the layers do not deny it. An answer that is
-not a clear allow is a denial (fail closed).
+an ``updatedInput`` runs that input only if the layers do not deny it, and what they
+would ask about it comes back as a new ``can_use_tool`` about that input. An answer that
+is not a clear allow is a denial (fail closed).
 """
 
 from __future__ import annotations

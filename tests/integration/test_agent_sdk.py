@@ -409,6 +409,49 @@ async def test_an_apps_updated_input_cannot_turn_an_asked_command_into_a_denied_
     assert [d["tool_input"] for d in denials] == [{"command": "rm -f witness.txt"}]
 
 
+async def test_an_apps_updated_input_to_mcp_json_is_a_second_question_about_that_file(
+    fake_llm, project, mewcode_home
+) -> None:
+    from claude_agent_sdk import PermissionResultAllow, PermissionResultDeny
+
+    (project / "notes.txt").write_text("draft\n")
+    (project / ".mcp.json").write_text("{}\n")
+    notes = {"file_path": "notes.txt", "old_string": "draft", "new_string": "final"}
+    server = '{"mcpServers": {"x": {"command": "sh", "args": ["-c", "touch pwned"]}}}'
+    mcp = {"file_path": ".mcp.json", "old_string": "{}", "new_string": server}
+    reads = [
+        {"id": "toolu_r1", "name": "Read", "input": {"file_path": "notes.txt"}},
+        {"id": "toolu_r2", "name": "Read", "input": {"file_path": ".mcp.json"}},
+    ]
+    fake_llm.script(
+        [
+            {"tool_calls": reads},
+            {"tool_calls": [{"id": "toolu_e", "name": "Edit", "input": notes}]},
+            lambda body: {"text": f"Told: {last_tool_result_text(body)}"},
+        ]
+    )
+    asked: list[dict] = []
+
+    async def redirect_then_refuse(name, tool_input, context):
+        asked.append(tool_input)
+        if tool_input["file_path"] == "notes.txt":
+            return PermissionResultAllow(updated_input=mcp)
+        return PermissionResultDeny(message="not that file")
+
+    opts = options(fake_llm, project, mewcode_home, can_use_tool=redirect_then_refuse)
+    async with ClaudeSDKClient(opts) as client:
+        await client.query("finish the notes")
+        seen = [m async for m in client.receive_response()]
+    assert asked == [notes, mcp]  # the app was asked about .mcp.json by name
+    assert (project / ".mcp.json").read_text() == "{}\n"
+    assert (project / "notes.txt").read_text() == "draft\n"
+    told = last_tool_result_text(fake_llm.requests[2].body) or ""
+    assert told.startswith("Not run (user): the user denied this call: not that file"), told
+    result = seen[-1]
+    assert isinstance(result, ResultMessage)
+    assert [d["tool_input"] for d in result.permission_denials or []] == [mcp]
+
+
 async def read_a_answered_with(
     fake_llm, project: Path, mewcode_home: Path, updated_input: dict, **kw: Any
 ) -> tuple[str, list[Any]]:

@@ -235,3 +235,64 @@ def test_settings_flag_applies_a_settings_file_as_the_users_own(
     proc = mewcode(fake_llm, project, "-p", "write", "--settings", str(extra))
     assert proc.returncode == 0, proc.stderr
     assert (project / "s.txt").read_text() == "y"
+
+
+UNPRICED = "no price is known for model acme-unpriced-7, so --max-budget-usd cannot be enforced"
+
+
+def test_a_budget_on_a_model_with_no_known_price_stops_before_any_request(
+    fake_llm, project: Path
+) -> None:
+    fake_llm.script([{"text": "unmetered spending"}], loop=True)
+    flags = ("--max-budget-usd", "1", "--model", "acme-unpriced-7")
+    proc = mewcode(fake_llm, project, "-p", "hi", *flags)
+    assert fake_llm.requests == []  # not one request went out unmetered
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and UNPRICED in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
+    proc = mewcode(fake_llm, project, "-p", "hi", "--output-format", "json", *flags)
+    result = json.loads(proc.stdout)
+    assert (result["subtype"], result["stop_reason"]) == ("error_max_budget_usd", "max_budget")
+    assert result["is_error"] and result["error"].startswith(UNPRICED)
+    assert fake_llm.requests == []
+
+
+def test_a_model_with_no_known_price_runs_without_a_budget(fake_llm, project: Path) -> None:
+    fake_llm.script([{"text": "fine"}])
+    proc = mewcode(fake_llm, project, "-p", "hi", "--model", "acme-unpriced-7")
+    assert (proc.returncode, proc.stdout) == (0, "fine\n"), proc.stderr
+    assert fake_llm.requests[0].body["model"] == "acme-unpriced-7"
+
+
+def test_a_budget_on_a_priced_model_still_sends_the_request(fake_llm, project: Path) -> None:
+    fake_llm.script([{"text": "fine"}])
+    proc = mewcode(
+        fake_llm, project, "-p", "hi", "--max-budget-usd", "1", "--model", "claude-sonnet-4-5"
+    )
+    assert (proc.returncode, proc.stdout) == (0, "fine\n"), proc.stderr
+
+
+def test_an_uppercase_session_id_is_refused_showing_the_lowercase_form(
+    fake_llm, project: Path, mewcode_home: Path
+) -> None:
+    import uuid
+
+    chosen = str(uuid.uuid4())
+    fake_llm.script([{"text": "never sent"}])
+    proc = mewcode(fake_llm, project, "-p", "hi", "--session-id", chosen.upper())
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr == (
+        f"mewcode: --session-id {chosen.upper()}: expected the lowercase form {chosen}\n"
+    )
+    assert fake_llm.requests == []
+    assert not list((mewcode_home / "projects").rglob("*.jsonl"))
+
+
+def test_a_lowercase_session_id_comes_back_spelled_as_given(fake_llm, project: Path) -> None:
+    import uuid
+
+    chosen = str(uuid.uuid4())
+    fake_llm.script([{"text": "ok"}])
+    proc = mewcode(fake_llm, project, "-p", "hi", "--session-id", chosen, "--output-format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["session_id"] == chosen

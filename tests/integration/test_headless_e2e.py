@@ -317,6 +317,20 @@ def test_permissions_check_prints_the_verdict_and_runs_nothing(project, capsys) 
     assert code == 2 and err.count("\n") == 1
 
 
+def test_in_plan_mode_a_call_an_ask_rule_matches_is_denied_not_asked(
+    project, mewcode_home, capsys
+) -> None:
+    (mewcode_home / "settings.yaml").write_text('permissions:\n  ask: ["Bash(npm:*)"]\n')
+    check = ["permissions", "check", "Bash", '{"command": "npm install"}', "--cwd", str(project)]
+    assert main(check) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert (verdict["decision"], verdict["rule"]) == ("ask", "Bash(npm:*)")  # the rule is read
+    assert main([*check, "--mode", "plan"]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert (verdict["decision"], verdict["layer"]) == ("deny", "mode")
+    assert verdict["reason"].startswith("plan mode: only read-only tools are available")
+
+
 def test_resume_errors_are_one_line(project, monkeypatch, capsys) -> None:
     code, _, err = run_cli(["--demo", "-p", "hi", "--resume"], {}, project, monkeypatch, capsys)
     assert code == 2 and err.count("\n") == 1 and "--continue" in err

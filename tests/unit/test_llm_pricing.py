@@ -56,3 +56,18 @@ def test_windows_are_large_enough_for_the_families() -> None:
     assert model_info("claude-sonnet-4-5").context_window == 200_000
     assert model_info("gpt-4.1").context_window > 1_000_000
     assert model_info("gpt-4o").max_output_tokens == 16_384
+
+
+@pytest.mark.parametrize(
+    ("model", "known"),
+    [("claude-sonnet-4-5", True), ("openrouter/openai/gpt-4o", True), ("acme-7b", False)],
+)
+def test_a_budget_cannot_hold_for_a_model_with_no_price(model: str, known: bool) -> None:
+    from agent_core.llm.pricing import price_known, unenforceable_budget
+
+    assert price_known(model) is known
+    reason = unenforceable_budget(model)
+    assert (reason is None) is known
+    if reason is not None:
+        assert reason.startswith(f"no price is known for model {model}, so --max-budget-usd")
+        assert "\n" not in reason

@@ -280,6 +280,40 @@ CASES = {
         allow=("Edit",),
     ),
     "plan-exit": Case("ExitPlanMode", {"plan": "1. do it"}, "allow", "mode", mode="plan"),
+    # An ask rule does not turn plan mode's "no mutating step" into a question.
+    "plan-ask-rule-bash": bash("npm install", "deny", "mode", mode="plan", ask=("Bash(npm:*)",)),
+    "plan-ask-rule-edit": Case(
+        "Edit",
+        {"file_path": "src/a.py", "old_string": "1", "new_string": "2"},
+        "deny",
+        "mode",
+        mode="plan",
+        ask=("Edit",),
+    ),
+    "plan-ask-rule-write-protected": Case(
+        "Write",
+        {"file_path": ".mcp.json", "content": "{}"},
+        "deny",
+        "mode",
+        mode="plan",
+        ask=("Write",),
+    ),
+    "plan-ask-rule-on-the-read-only-part": bash(
+        "ls && npm install", "deny", "mode", mode="plan", ask=("Bash(ls:*)",)
+    ),
+    "plan-ask-rule-uncertain": bash("$CMD", "deny", "mode", mode="plan", ask=("Bash",)),
+    "plan-ask-rule-with-allow-rule": bash(
+        "npm install", "deny", "mode", mode="plan", ask=("Bash(npm install)",), allow=("Bash",)
+    ),
+    # A read-only call still asks as its rule says: asking runs nothing in plan mode.
+    "plan-ask-rule-read": Case(
+        "Read", {"file_path": "src/a.py"}, "ask", "rules", mode="plan", ask=("Read(src/**)",)
+    ),
+    "plan-ask-rule-ls": bash("ls src", "ask", "rules", mode="plan", ask=("Bash(ls:*)",)),
+    # A deny rule still wins, and names itself.
+    "plan-deny-rule-wins": bash(
+        "npm install", "deny", "rules", mode="plan", deny=("Bash(npm:*)",), ask=("Bash",)
+    ),
     "default-edit": Case(
         "Edit", {"file_path": "src/a.py", "old_string": "1", "new_string": "2"}, "ask", "mode"
     ),

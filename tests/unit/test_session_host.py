@@ -197,24 +197,45 @@ async def test_a_turns_images_reach_the_model_and_a_bad_one_refuses_the_turn(
         await driver.stop()
 
 
-async def test_an_approval_with_an_updated_input_runs_that_input_and_says_so(
+async def answer_approvals(
+    host: SessionHost, driver: SessionDriver, replies: list[tuple[str, dict | None]]
+) -> list[ev.ApprovalRequested]:
+    """Answer the approval questions as they come, one reply each; returns the questions."""
+    asked: list[ev.ApprovalRequested] = []
+
+    def new_question(event: ev.Event) -> bool:
+        answered = {a.approval_id for a in asked}
+        return isinstance(event, ev.ApprovalRequested) and event.approval_id not in answered
+
+    for decision, changed in replies:
+        question = await driver.until(new_question, timeout=10)
+        assert isinstance(question, ev.ApprovalRequested)
+        asked.append(question)
+        await host.submit(
+            ops.ApprovalReply(
+                approval_id=question.approval_id,
+                decision=decision,  # type: ignore[arg-type]
+                updated_input=changed,
+            )
+        )
+    return asked
+
+
+async def test_an_approval_with_an_updated_input_asks_again_then_runs_that_input(
     paths, project
 ) -> None:
     host = await open_host(paths, project, [TOUCH, Step(text="done")])
     driver = SessionDriver(host)
     try:
         turn = await host.submit(ops.UserTurn(text="touch it"))
-        asked = await driver.until(lambda e: isinstance(e, ev.ApprovalRequested))
-        assert isinstance(asked, ev.ApprovalRequested)
         changed = {"command": "touch other.txt"}
-        await host.submit(
-            ops.ApprovalReply(
-                approval_id=asked.approval_id, decision="allow_session", updated_input=changed
-            )
+        asked = await answer_approvals(
+            host, driver, [("allow_session", changed), ("allow_once", None)]
         )
         done = await driver.answer(turn)
         assert isinstance(done, ev.TurnCompleted) and done.stop_reason == "end_turn"
-        # The new input asks too: the answer given stands for it, and it alone ran.
+        # The new input asks too: it is a new question, about the new input.
+        assert [a.input for a in asked] == [TOUCH.calls[0][2], changed]
         assert (project / "other.txt").exists() and not (project / "made.txt").exists()
         decisions = [e for e in driver.events() if isinstance(e, ev.PermissionDecision)]
         assert [(d.decision, d.input) for d in decisions] == [
@@ -225,5 +246,87 @@ async def test_an_approval_with_an_updated_input_runs_that_input_and_says_so(
         assert "Bash: the approval changed its input: touch other.txt" in notices
         # "For this session" was said of the call shown, not of the changed one.
         assert not [r for r in host.runtime.rules() if r.source == "session"]
+    finally:
+        await driver.stop()
+
+
+READ_BOTH = Step(
+    calls=[
+        ("r1", "Read", {"file_path": "notes.txt"}),
+        ("r2", "Read", {"file_path": ".mcp.json"}),
+    ]
+)
+EDIT_NOTES = {"file_path": "notes.txt", "old_string": "draft", "new_string": "final"}
+EDIT_MCP = {
+    "file_path": ".mcp.json",
+    "old_string": "{}",
+    "new_string": '{"mcpServers": {"x": {"command": "sh", "args": ["-c", "touch pwned"]}}}',
+}
+
+
+async def test_an_answer_redirecting_an_edit_to_mcp_json_is_asked_about_that_file(
+    paths, project
+) -> None:
+    (project / "notes.txt").write_text("draft\n")
+    (project / ".mcp.json").write_text("{}\n")
+    edit = Step(calls=[("e1", "Edit", EDIT_NOTES)])
+    host = await open_host(paths, project, [READ_BOTH, edit, Step(text="done")])
+    driver = SessionDriver(host)
+    try:
+        turn = await host.submit(ops.UserTurn(text="finish the notes"))
+        asked = await answer_approvals(host, driver, [("allow_once", EDIT_MCP), ("deny", None)])
+        done = await driver.answer(turn)
+        assert isinstance(done, ev.TurnCompleted) and done.stop_reason == "end_turn"
+        assert [a.input["file_path"] for a in asked] == ["notes.txt", ".mcp.json"]
+        assert asked[1].call_id == asked[0].call_id == "e1"
+        assert "protected path: .mcp.json" in asked[1].reason
+        # Denied on the second question: neither file changed.
+        assert (project / ".mcp.json").read_text() == "{}\n"
+        assert (project / "notes.txt").read_text() == "draft\n"
+        result = next(
+            e for e in driver.events() if isinstance(e, ev.ToolResult) and e.call_id == "e1"
+        )
+        assert result.is_error and result.content.startswith("Not run (user): the user denied")
+    finally:
+        await driver.stop()
+
+
+async def test_a_write_redirected_to_a_git_hook_runs_only_once_that_is_allowed(
+    paths, project
+) -> None:
+    (project / ".git" / "hooks").mkdir(parents=True)
+    write = Step(calls=[("w1", "Write", {"file_path": "notes.txt", "content": "hi\n"})])
+    hook = {"file_path": ".git/hooks/pre-commit", "content": "#!/bin/sh\ntouch pwned\n"}
+    host = await open_host(paths, project, [write, Step(text="done")])
+    driver = SessionDriver(host)
+    try:
+        turn = await host.submit(ops.UserTurn(text="write notes"))
+        asked = await answer_approvals(host, driver, [("allow_once", hook), ("allow_once", None)])
+        await driver.answer(turn)
+        assert [a.input["file_path"] for a in asked] == ["notes.txt", ".git/hooks/pre-commit"]
+        assert (project / ".git" / "hooks" / "pre-commit").read_text() == hook["content"]
+        assert not (project / "notes.txt").exists()
+    finally:
+        await driver.stop()
+
+
+async def test_answers_that_keep_changing_the_input_are_denied_after_three_questions(
+    paths, project
+) -> None:
+    host = await open_host(paths, project, [TOUCH, Step(text="done")])
+    driver = SessionDriver(host)
+    try:
+        turn = await host.submit(ops.UserTurn(text="touch it"))
+        replies = [("allow_once", {"command": f"touch n{i}.txt"}) for i in range(3)]
+        asked = await answer_approvals(host, driver, replies)  # type: ignore[arg-type]
+        done = await driver.answer(turn)
+        assert isinstance(done, ev.TurnCompleted) and done.stop_reason == "end_turn"
+        assert len(asked) == 3
+        assert not [p.name for p in project.iterdir() if p.name.endswith(".txt")]
+        result = next(e for e in driver.events() if isinstance(e, ev.ToolResult))
+        assert result.is_error
+        assert "changed the input 3 times" in result.content
+        assert "\n" not in result.content
+        assert not [e for e in driver.events() if isinstance(e, ev.ApprovalRequested)][3:]
     finally:
         await driver.stop()

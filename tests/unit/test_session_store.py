@@ -250,3 +250,34 @@ def test_disk_full_mid_write_is_a_clear_error_and_later_appends_start_fresh(path
     loaded = load_session(store.path)
     assert [m.text() for m in loaded.messages] == ["kept", "after space was freed"]
     assert any("line 3" in w and "(skipped)" in w for w in loaded.warnings)
+
+
+CANONICAL = "0f8fad5b-d9cb-469f-a165-70867728950e"
+
+
+@pytest.mark.parametrize(
+    ("raw", "said"),
+    [
+        (CANONICAL.upper(), f"expected the lowercase form {CANONICAL}"),
+        ("0F8fad5b-d9cb-469f-a165-70867728950e", f"expected the lowercase form {CANONICAL}"),
+        (CANONICAL.replace("-", ""), f"expected the form {CANONICAL} (lowercase, with hyphens)"),
+        ("{" + CANONICAL + "}", f"expected the form {CANONICAL}"),
+        ("urn:uuid:" + CANONICAL, f"expected the form {CANONICAL}"),
+        ("abc", "expected a UUID such as"),
+    ],
+)
+def test_a_session_id_in_another_spelling_is_refused_not_rewritten(raw: str, said: str) -> None:
+    from agent_core.errors import MewCodeError
+    from agent_core.session.store import valid_session_uuid
+
+    with pytest.raises(MewCodeError) as caught:
+        valid_session_uuid(raw)
+    message = str(caught.value)
+    assert message.startswith(f"--session-id {raw}: ") and said in message
+    assert "\n" not in message
+
+
+def test_a_canonical_session_id_is_kept_as_given() -> None:
+    from agent_core.session.store import valid_session_uuid
+
+    assert valid_session_uuid(CANONICAL) == CANONICAL

@@ -69,3 +69,20 @@ def test_an_image_over_the_request_limit_is_made_to_fit() -> None:
     assert len(data) > MAX_BASE64_BYTES
     fitted = turn_images([ImageBlock("image/png", data)])
     assert len(fitted[0].data) < MAX_BASE64_BYTES
+
+
+def test_an_attached_png_declaring_20000_by_20000_pixels_is_refused_before_decoding(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.unit.test_tool_imagefit import png_header
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        pytest.fail("the image was handed to Pillow")
+
+    monkeypatch.setattr(Image, "open", refuse)
+    bomb = ImageBlock("image/png", base64.b64encode(png_header(20000, 20000)).decode())
+    with pytest.raises(MewCodeError) as caught:
+        turn_images([bomb])
+    assert str(caught.value) == (
+        "attachments[0]: image is 20000×20000 pixels; at most 64,000,000 (8000×8000) are decoded"
+    )

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from agent_core.permissions.shell.env import command_texts, var_kind
@@ -30,6 +29,14 @@ from agent_core.permissions.shell.names import (
     SHELLS,
     basename,
     is_interpreter,
+)
+from agent_core.permissions.shell.wrapper_table import (
+    ENV_LONG,
+    ENV_SHORT_VALUES,
+    RUNNERS,
+    SHELL_WITHOUT_COMMAND,
+    WRAPPERS,
+    OptionSpec,
 )
 
 __all__ = [  # Word, basename and SHELLS are imported from here by the rest of the engine
@@ -72,144 +79,13 @@ def assignment_doubts(a: Assignment, where: str) -> tuple[list[Doubt], list[Nest
     return [Doubt(f"{a.name} {where} holds a command: {a.value[:80]}")], nested
 
 
-@dataclass(frozen=True)
-class OptionSpec:
-    """How a command's options look: which take a value, which end the wrapper."""
-
-    short_values: str = ""
-    long_values: frozenset[str] = frozenset()
-    fixed_positionals: int = 0  # e.g. timeout's DURATION before the command
-    not_a_wrapper: frozenset[str] = frozenset()  # e.g. `command -v`: a lookup, runs nothing
-    two_values: frozenset[str] = frozenset()  # bwrap --bind SRC DEST
-
-
-def _fs(*names: str) -> frozenset[str]:
-    return frozenset(names)
-
-
-_BWRAP_ONE = _fs(
-    "--args", "--unsetenv", "--lock-file", "--sync-fd", "--chdir", "--hostname", "--uid",
-    "--gid", "--userns", "--userns2", "--pidns", "--remount-ro", "--exec-label", "--file-label",
-    "--proc", "--dev", "--tmpfs", "--mqueue", "--dir", "--seccomp", "--add-seccomp-fd",
-    "--block-fd", "--userns-block-fd", "--info-fd", "--json-status-fd", "--cap-add",
-    "--cap-drop", "--perms", "--size", "--overlay-src", "--tmp-overlay", "--ro-overlay",
-    "--argv0",
-)  # fmt: skip
-_BWRAP_TWO = _fs(
-    "--setenv", "--bind", "--bind-try", "--dev-bind", "--dev-bind-try", "--ro-bind",
-    "--ro-bind-try", "--symlink", "--file", "--bind-data", "--ro-bind-data", "--chmod",
-    "--bind-fd", "--ro-bind-fd",
-)  # fmt: skip
-
-# transparent: stripping it does not change what the command may do.
-_WRAPPERS: dict[str, tuple[OptionSpec, bool]] = {
-    "timeout": (OptionSpec("sk", _fs("--signal", "--kill-after"), fixed_positionals=1), True),
-    "time": (OptionSpec("of", _fs("--output", "--format")), True),
-    "nice": (OptionSpec("n", _fs("--adjustment")), True),
-    "nohup": (OptionSpec(), True),
-    "command": (OptionSpec(not_a_wrapper=_fs("-v", "-V")), True),
-    "builtin": (OptionSpec(), True),
-    "exec": (OptionSpec("a"), True),
-    "stdbuf": (OptionSpec("ioe", _fs("--input", "--output", "--error")), True),
-    "ionice": (OptionSpec("cn", _fs("--class", "--classdata"),
-                          not_a_wrapper=_fs("-p", "-P", "-u", "--pid", "--pgid", "--uid")), True),
-    "setsid": (OptionSpec(), True),
-    "xargs": (OptionSpec("adEILnPs", _fs(
-        "--arg-file", "--delimiter", "--eof", "--max-lines", "--max-args", "--max-procs",
-        "--max-chars", "--process-slot-var", "--replace")), True),
-    "sudo": (OptionSpec("ughpCDrtTUR", _fs(
-        "--user", "--group", "--host", "--prompt", "--close-from", "--chdir", "--role",
-        "--type", "--command-timeout", "--other-user", "--chroot"),
-        not_a_wrapper=_fs("-e", "--edit", "-l", "--list", "-v", "--validate", "-k", "-K",
-                          "-V", "--version", "-h", "--help")), False),
-    "doas": (OptionSpec("uC"), False),
-    "pkexec": (OptionSpec(long_values=_fs("--user")), False),
-    # Launchers that run the rest of the line as a command (never stripped for rules).
-    "strace": (OptionSpec("eopsuEIaSPXb"), False),
-    "ltrace": (OptionSpec("eopsuEnaAlF"), False),
-    "valgrind": (OptionSpec(), False),
-    "unbuffer": (OptionSpec(), False),
-    "torsocks": (OptionSpec("aPuwd"), False),
-    "proxychains": (OptionSpec("f"), False),
-    "proxychains4": (OptionSpec("f"), False),
-    "tsocks": (OptionSpec(), False),
-    "firejail": (OptionSpec(), False),
-    "caffeinate": (OptionSpec("tw"), False),
-    "systemd-run": (OptionSpec("pEMuHrSsd", _fs(
-        "--unit", "--property", "--setenv", "--uid", "--gid", "--slice", "--working-directory",
-        "--description", "--nice", "--service-type", "--on-active", "--on-boot",
-        "--on-startup", "--on-calendar", "--timer-property", "--path-property",
-        "--socket-property", "--machine", "--host", "--shell")), False),
-    "chroot": (OptionSpec(long_values=_fs("--userspec", "--groups"), fixed_positionals=1), False),
-    "taskset": (OptionSpec(fixed_positionals=1, not_a_wrapper=_fs("-p", "--pid")), False),
-    "chrt": (OptionSpec("T", fixed_positionals=1, not_a_wrapper=_fs("-p", "--pid")), False),
-    "setarch": (OptionSpec(fixed_positionals=1), False),
-    "flock": (OptionSpec("wE", _fs("--timeout", "--conflict-exit-code"), fixed_positionals=1,
-                         not_a_wrapper=_fs("-c", "--command")), False),
-    "unshare": (OptionSpec("RwSG", _fs(
-        "--root", "--wd", "--setuid", "--setgid", "--map-user", "--map-group", "--map-users",
-        "--map-groups", "--propagation", "--setgroups", "--monotonic", "--boottime")), False),
-    "nsenter": (OptionSpec("tSG", _fs("--target", "--setuid", "--setgid", "--net-socket")),
-                False),
-    "eatmydata": (OptionSpec(), False),
-    "fakeroot": (OptionSpec("lsib", _fs("--lib", "--faked")), False),
-    "fakechroot": (OptionSpec("lsdec", _fs("--lib", "--environment", "--config-dir")), False),
-    "setpriv": (OptionSpec(long_values=_fs(
-        "--reuid", "--regid", "--ruid", "--euid", "--rgid", "--egid", "--groups", "--inh-caps",
-        "--ambient-caps", "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label",
-        "--apparmor-profile", "--landlock-access", "--landlock-rule", "--seccomp-filter")),
-                False),
-    "bwrap": (OptionSpec(long_values=_BWRAP_ONE, two_values=_BWRAP_TWO), False),
-    "dbus-run-session": (OptionSpec(long_values=_fs("--config-file", "--dbus-daemon")), False),
-    "dbus-launch": (OptionSpec(long_values=_fs("--config-file")), False),
-    "cpulimit": (OptionSpec("lpe", _fs("--limit", "--pid", "--exe")), False),
-    "prlimit": (OptionSpec(not_a_wrapper=_fs("-p", "--pid")), False),
-    "numactl": (OptionSpec("imCNpP", _fs(
-        "--interleave", "--membind", "--cpunodebind", "--physcpubind", "--preferred")), False),
-    "trickle": (OptionSpec("dutlwn"), False),
-    "nocache": (OptionSpec(), False),
-    "catchsegv": (OptionSpec(), False),
-    "xvfb-run": (OptionSpec("nsfepw", _fs(
-        "--server-num", "--server-args", "--auth-file", "--error-file", "--xauth-protocol",
-        "--wait")), False),
-    "busybox": (OptionSpec(not_a_wrapper=_fs("--list", "--list-full", "--install", "--help")),
-                False),
-    "toybox": (OptionSpec(not_a_wrapper=_fs("--long", "--help")), False),
-    "chpst": (OptionSpec("ugUebmdofpcrn"), False),
-    "runcon": (OptionSpec("turl", _fs("--user", "--role", "--type", "--range")), False),
-    "entr": (OptionSpec(not_a_wrapper=_fs("-s")), False),
-    "daemonize": (OptionSpec("acepEloPu"), False),
-    "ssh-agent": (OptionSpec("aEPt"), False),
-    "keychain": (OptionSpec(), False),
-    "dotenv": (OptionSpec("evc"), False),
-    "env-cmd": (OptionSpec("fre", _fs("--file", "--rc-file", "--environments")), False),
-    "cross-env": (OptionSpec(), False),
-}  # fmt: skip
-# Launchers that start an interactive shell (reading stdin) when given no command.
-_SHELL_WITHOUT_COMMAND = frozenset(
-    {"doas", "pkexec", "unshare", "nsenter", "chroot", "fakeroot", "fakechroot",
-     "firejail", "bwrap", "setpriv", "busybox", "dbus-run-session"}
-)  # fmt: skip
-# Task runners: `uv run CMD`, `poetry run CMD`, `npm exec -- CMD` run their arguments.
-_RUNNERS: dict[str, frozenset[str]] = {
-    "uv": _fs("run", "tool"), "uvx": _fs(""), "poetry": _fs("run"), "pipenv": _fs("run"),
-    "pdm": _fs("run"), "hatch": _fs("run"), "rye": _fs("run"), "pixi": _fs("run", "exec"),
-    "conda": _fs("run"), "mamba": _fs("run"), "micromamba": _fs("run"), "npm": _fs("exec", "x"),
-    "pnpm": _fs("exec", "dlx"), "yarn": _fs("exec", "dlx"), "bundle": _fs("exec"),
-    "mise": _fs("exec", "x"), "rtx": _fs("exec", "x"), "asdf": _fs("exec"), "opam": _fs("exec"),
-    "stack": _fs("exec"), "direnv": _fs("exec"), "devbox": _fs("run"), "nix": _fs("shell"),
-    "ip": _fs("netns"), "lxc-attach": _fs(""), "schroot": _fs(""), "gosu": _fs(""),
-    "su-exec": _fs(""), "with-contenv": _fs(""), "s6-setuidgid": _fs(""),
-}  # fmt: skip
-
-
 def interesting(name: str) -> bool:
     """A program the blacklist judges, or one that runs other programs."""
     return (
         name in DESTRUCTIVE
         or name.startswith("mkfs")
         or name in SHELLS
-        or name in _WRAPPERS
+        or name in WRAPPERS
         or name in ("eval", "source", ".", "env", "xargs", "parallel", "watch", "su", "sg")
         or is_interpreter(name)
     )
@@ -264,15 +140,6 @@ class Unwrapped(NamedTuple):
     wrapped: list[Word] = []  # the transparent wrappers stripped before rule_words
 
 
-# GNU env's options (env --help, coreutils 9.1): those that take a value, short and long.
-_ENV_SHORT_VALUES = "uCSa"
-_ENV_LONG = {
-    "--ignore-environment": "", "--null": "", "--unset": "value", "--chdir": "value",
-    "--split-string": "value", "--block-signal": "optional", "--default-signal": "optional",
-    "--ignore-signal": "optional", "--list-signal-handling": "", "--debug": "", "--argv0": "value",
-}  # fmt: skip
-
-
 def _env_split(value: Word, rest: list[Word], state: Findings) -> None:
     """``env -S STRING ARGS``: the string is split into a command line, ARGS appended."""
     state.nested_texts.append(
@@ -290,7 +157,7 @@ def _env_option(args: list[Word], i: int, state: Findings) -> tuple[int, bool] |
     text = word.text
     if text.startswith("--"):
         name, eq, attached = text.partition("=")
-        option = long_option(name, _ENV_LONG)
+        option = long_option(name, ENV_LONG)
         if option is None:
             state.doubt(f"env option {name} is not known", True)
             return i + 1, False
@@ -298,7 +165,7 @@ def _env_option(args: list[Word], i: int, state: Findings) -> tuple[int, bool] |
         step = 1
         if eq:
             value = Word(attached, word.dynamic)
-        elif _ENV_LONG[option] == "value":
+        elif ENV_LONG[option] == "value":
             value = args[i + 1] if i + 1 < len(args) else None
             step = 2
         if option == "--split-string":
@@ -307,7 +174,7 @@ def _env_option(args: list[Word], i: int, state: Findings) -> tuple[int, bool] |
             return None
         return i + step, option in ("--unset", "--ignore-environment", "--null", "--debug")
     for pos, char in enumerate(text[1:]):
-        if char in _ENV_SHORT_VALUES:
+        if char in ENV_SHORT_VALUES:
             attached = text[pos + 2 :]
             value = Word(attached, word.dynamic) if attached else None
             step = 1 if attached else 2
@@ -378,7 +245,7 @@ def _xargs_use(args: list[Word]) -> XargsUse:
 
 def _runner_rest(name: str, args: list[Word]) -> list[Word] | None:
     """``uv run pytest`` -> ``pytest``; None when the subcommand runs nothing given."""
-    subs = _RUNNERS[name]
+    subs = RUNNERS[name]
     if any(w.text in ("-c", "--call") or w.text.startswith("--call=") for w in args):
         return None  # `npm exec -c 'cmd'`: a string, see _launch
     i = 0
@@ -448,12 +315,12 @@ def _strip_one(view: list[Word], state: Findings) -> tuple[list[Word], bool] | N
     name = basename(view[0].text)
     if name == "env":
         return _strip_env(view[1:], state)
-    if name in _RUNNERS:
+    if name in RUNNERS:
         rest = _runner_rest(name, view[1:])
         return (rest, False) if rest else None
-    if name not in _WRAPPERS:
+    if name not in WRAPPERS:
         return None
-    spec, transparent = _WRAPPERS[name]
+    spec, transparent = WRAPPERS[name]
     if name == "flock" and any(w.text in ("-c", "--command") for w in view[1:]):
         return None  # flock FILE -c 'cmd': a string runner, see _launch
     end = option_end(view[1:], spec)
@@ -485,7 +352,7 @@ def _strip_one(view: list[Word], state: Findings) -> tuple[list[Word], bool] | N
             rest = [Word("echo")]
     elif name == "busybox" and rest and rest[0].text.startswith("-"):
         return None
-    if not rest and name in _SHELL_WITHOUT_COMMAND:
+    if not rest and name in SHELL_WITHOUT_COMMAND:
         state.stdin_shell = True
     return rest, transparent
 
