@@ -19,6 +19,7 @@ def env_for(home: Path, path: str = "/usr/bin") -> dict[str, str]:
     return {"HOME": str(home), "PATH": path}
 
 
+@pytest.mark.slow
 def test_the_link_runs_this_venvs_command(tmp_path: Path) -> None:
     said = install(VENV, env_for(tmp_path))
     link = tmp_path / ".local" / "bin" / "mewcode"
@@ -49,6 +50,7 @@ def test_without_an_install_it_says_what_to_run(tmp_path: Path) -> None:
         install(tmp_path / "novenv", env_for(tmp_path))
 
 
+@pytest.mark.slow
 def test_make_knows_the_target() -> None:
     out = subprocess.run(
         ["make", "-n", "install-user"], cwd=ROOT, capture_output=True, text=True, check=False

@@ -117,6 +117,7 @@ def dry_run(folder: Path, target: str) -> str:
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+@pytest.mark.slow
 def test_make_run_installs_the_runtime_and_make_test_adds_the_test_extras(tmp_path: Path) -> None:
     (tmp_path / "scripts").mkdir()
     for name in ("Makefile", "pyproject.toml", "scripts/venv_install.py"):
@@ -160,6 +161,7 @@ def test_bytecode_is_compiled_up_front_only_when_python_will_not_write_it(
     assert ran[-1][:2] == [str(venv / "bin/python"), "-c"] and "compileall" in ran[-1][2]
 
 
+@pytest.mark.slow
 def test_the_compile_step_writes_bytecode_although_python_is_told_not_to(tmp_path: Path) -> None:
     installer = load_installer()
     (tmp_path / "agent_core").mkdir()
