@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: install sysdeps run demo test bench lint clean
+.PHONY: install install-user sysdeps run demo test check bench lint clean
 
 # uv when present (much faster), else pip; see scripts/venv_install.py.
 $(RUN_STAMP): pyproject.toml scripts/venv_install.py
@@ -19,6 +19,10 @@ $(TEST_STAMP): pyproject.toml scripts/venv_install.py
 	touch $(TEST_STAMP) $(RUN_STAMP)
 
 install: $(RUN_STAMP)
+
+# `mewcode` on PATH: a link to this venv's command in ~/.local/bin (scripts/install_user.py).
+install-user: $(RUN_STAMP)
+	$(PY) scripts/install_user.py $(VENV)
 
 run: $(RUN_STAMP)
 	$(BIN)/mewcode
@@ -47,7 +51,12 @@ sysdeps:
 	fi
 
 test: $(TEST_STAMP) sysdeps lint
-	$(BIN)/python -m pytest -p no:cacheprovider
+	$(BIN)/python -m pytest -p no:cacheprovider --durations=20
+
+# The inner loop: lint and the tests that start no process, tmux or server (the
+# `slow` marker, checked by tests/process_guard.py). `make test` and CI run everything.
+check: $(TEST_STAMP) lint
+	$(BIN)/python -m pytest -p no:cacheprovider -m "not slow"
 
 bench: $(TEST_STAMP)
 	$(BIN)/python -m bench

@@ -68,17 +68,20 @@ def _log_fallback(reason: str) -> None:
     logging.getLogger("mewcode.preload").info("cold start: %s", reason)
 
 
-def idle_minutes(env: dict[str, str] | os._Environ[str]) -> float:
-    """MEWCODE_PRELOAD_IDLE_MIN, default 30; a value that is not a positive number is 30."""
-    raw = env.get(IDLE_ENV) or "30"
+def idle_arguments(env: dict[str, str] | os._Environ[str]) -> list[str]:
+    """``--idle-seconds`` from MEWCODE_PRELOAD_IDLE_MIN when it is set and a positive number;
+    else none, and the server reads ``preload_idle_minutes`` from the user settings."""
+    raw = env.get(IDLE_ENV)
+    if not raw:
+        return []
     try:
         minutes = float(raw)
     except ValueError:
         minutes = -1.0
     if not 0 < minutes < float("inf"):
-        _log_fallback(f"{IDLE_ENV}={raw!r} is not a number of minutes: the server idles 30")
-        return 30.0
-    return minutes
+        _log_fallback(f"{IDLE_ENV}={raw!r} is not a number of minutes: the settings' limit holds")
+        return []
+    return ["--idle-seconds", str(60 * minutes)]
 
 
 def start_server() -> None:
@@ -97,8 +100,7 @@ def start_server() -> None:
                 "mewcode_tui.preload.server",
                 "--home",
                 str(mewcode_home(os.environ)),
-                "--idle-seconds",
-                str(60 * idle_minutes(os.environ)),
+                *idle_arguments(os.environ),
             ],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,

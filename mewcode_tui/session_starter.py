@@ -163,8 +163,8 @@ class SessionStarter:
     def _setup_chosen(self, choice: SetupChoice | None) -> None:
         from mewcode_tui.setup_store import apply_setup
 
-        if choice is None:
-            self.app.exit(1)
+        if choice is None:  # the user chose to leave: a quit, not a failure (exit 0)
+            self.app.exit(0)
             return
         try:
             apply_setup(choice, self.options.paths)

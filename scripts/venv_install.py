@@ -114,6 +114,7 @@ def install(venv: Path, extra: str | None) -> None:
         index = uv_index_args(options)
         command = [*uv, "pip", "install", "--quiet", "--python", venv_python, *index]
         editable_install(command, "--config-setting", target, env)
+        precompile(venv_python, os.environ)
         return
     if not Path(venv_python).exists():
         run([python, "-m", "venv", str(venv)])
@@ -127,6 +128,33 @@ def install(venv: Path, extra: str | None) -> None:
     # here): Python compiles what it imports on first use, as after a uv install.
     command = [venv_python, "-m", "pip", "install", "--quiet", "--no-compile"]
     editable_install(command, "--config-settings", target, dict(os.environ))
+    precompile(venv_python, os.environ)
+
+
+# What bytecode written up front buys (measured on the 2-core development machine under
+# load, docs/benchmarks.md#bytecode): compiling the runtime's packages takes 6-12 s once;
+# a cold `mewcode -p` without bytecode takes 5.2-6.8 s, with it 3.6-4.1 s. Python writes
+# the bytecode it compiles on first import, so the saving is once per install unless
+# PYTHONDONTWRITEBYTECODE is set: then every cold start pays again, and the install
+# compiles everything instead.
+COMPILE_CODE = (
+    "import compileall, sys, sysconfig; "
+    "ok = compileall.compile_dir(sysconfig.get_paths()['purelib'], quiet=1, workers=0); "
+    "ok = compileall.compile_dir('agent_core', quiet=1, workers=0) and ok; "
+    "ok = compileall.compile_dir('mewcode_tui', quiet=1, workers=0) and ok; "
+    "sys.exit(0 if ok else 1)"
+)
+
+
+def precompile(venv_python: str, env: os._Environ[str] | dict[str, str]) -> None:
+    """Compile the venv's packages and the checkout when Python will not write bytecode."""
+    if not env.get("PYTHONDONTWRITEBYTECODE"):
+        return
+    print("note: PYTHONDONTWRITEBYTECODE is set: compiling bytecode once now", flush=True)
+    try:
+        run([venv_python, "-c", COMPILE_CODE])
+    except subprocess.CalledProcessError:  # a file that does not compile is not run anyway
+        print("note: some files did not compile; they compile when imported", flush=True)
 
 
 def main(argv: list[str]) -> int:

@@ -7,7 +7,30 @@ from pathlib import Path
 
 import pytest
 
+from tests import process_guard
+
 pytest_plugins = ["tests.fakellm.plugin"]
+process_guard.install()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if process_guard.slow_by_place(item):
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def _processes_only_in_slow_tests(request: pytest.FixtureRequest):
+    """A test that starts a process must be marked slow (``make check`` skips those)."""
+    before = process_guard.mark()
+    yield
+    started = process_guard.started_since(before)
+    if started and request.node.get_closest_marker("slow") is None:
+        pytest.fail(
+            f"started a process ({started[0]}) but is not marked slow: mark it "
+            "`@pytest.mark.slow` (tests/process_guard.py)",
+            pytrace=False,
+        )
 
 
 @pytest.fixture(autouse=True)

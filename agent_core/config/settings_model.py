@@ -113,6 +113,10 @@ class RawSettings(msgspec.Struct, omit_defaults=True):
     preload: Annotated[
         bool | None, SettingsKey(who="user", only_user_does="turns warm start off")
     ] = None
+    preload_idle_minutes: Annotated[
+        Annotated[float, msgspec.Meta(gt=0)] | None,
+        SettingsKey(who="user", only_user_does="sets how long warm start waits idle"),
+    ] = None
     limits: Annotated[dict[str, Any] | None, SettingsKey(merge="own")] = None
     sandbox: Annotated[
         SandboxSettings | None,
@@ -174,6 +178,9 @@ class SkippedSettings(msgspec.Struct, frozen=True):
     keys: list[str]
 
 
+PRELOAD_IDLE_MINUTES = 12 * 60.0
+
+
 class Settings(msgspec.Struct):
     """The merged view the runtime uses."""
 
@@ -184,6 +191,9 @@ class Settings(msgspec.Struct):
     theme: str | None = None
     keys: dict[str, Any] = {}  # user settings only; the UI checks ids and key strings
     preload: bool = True  # user settings only; the `mewcode` client reads the line itself
+    # How long the preload server waits for a next run: a working day, so cold runs are
+    # rare (user settings only; MEWCODE_PRELOAD_IDLE_MIN overrides it).
+    preload_idle_minutes: float = PRELOAD_IDLE_MINUTES
     rules: list[RuleEntry] = []
     additional_directories: list[str] = []
     default_mode: Mode = "default"

@@ -93,6 +93,6 @@ def preload_command(argv: list[str]) -> int:
     elif not servers:
         print("no preload server running (the next `mewcode` starts one)")
     for key, pid in servers:
-        which = "current code" if key == current else "other code (idle exit after 30 min)"
+        which = "current code" if key == current else "other code (exits when idle for its limit)"
         print(f"pid {pid}  key {key}  {which}")
     return 0

@@ -27,7 +27,6 @@ from mewcode_tui.preload.key import server_key
 from mewcode_tui.preload.location import run_dir, use_socket_path
 
 log = logging.getLogger("mewcode.preload")
-IDLE_SECONDS = 30 * 60
 # Everything a run imports that is slow: the UI, the runtime, both SDKs (through
 # their providers, the only modules allowed to import them) and MCP.
 WARM_MODULES = (
@@ -229,17 +228,35 @@ def _log_to(home: Path) -> None:
     logging.captureWarnings(True)
 
 
+def idle_setting(home: Path) -> float:
+    """Seconds to wait for a next run: ``preload_idle_minutes`` in the user settings file
+    (a working day by default); a file that cannot be read gives the default."""
+    from agent_core.config.settings_file import load_settings_file
+    from agent_core.config.settings_model import PRELOAD_IDLE_MINUTES
+    from agent_core.errors import MewCodeError
+
+    try:
+        raw = load_settings_file(home / "settings.yaml")
+    except MewCodeError as exc:
+        log.info("preload: %s: idle limit %g min", exc, PRELOAD_IDLE_MINUTES)
+        raw = None
+    minutes = raw.preload_idle_minutes if raw is not None else None
+    return 60 * (minutes if minutes is not None else PRELOAD_IDLE_MINUTES)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m mewcode_tui.preload.server")
     parser.add_argument("--home", required=True, help="MEWCODE_HOME")
-    parser.add_argument("--idle-seconds", type=float, default=IDLE_SECONDS)
+    # Without it (MEWCODE_PRELOAD_IDLE_MIN unset): the user settings' preload_idle_minutes.
+    parser.add_argument("--idle-seconds", type=float, default=None)
     args = parser.parse_args(argv)
     home = Path(args.home)
+    idle_seconds = args.idle_seconds if args.idle_seconds is not None else idle_setting(home)
     key = server_key()  # before importing: the code we are about to load
     directory = Path(run_dir(home, create=True))
     _log_to(home)
     try:
-        return _serve_key(home, key, directory, args.idle_seconds)
+        return _serve_key(home, key, directory, idle_seconds)
     except Exception:  # through the log's redactor, not raw onto fd 2
         log.exception("preload: the server failed")
         return 1

@@ -6,6 +6,8 @@ and the answer picked with ↓ and Enter is the one the runtime acts on.
 
 from __future__ import annotations
 
+import pytest
+
 from mewcode_tui.screens.approval import ApprovalScreen
 from tests.helpers.scripted import ScriptedProvider, Step
 from tests.tui.conftest import ask_until_approval, past_key_guard, wait_until
@@ -25,6 +27,7 @@ def read_then_edit(path: str) -> ScriptedProvider:
     )
 
 
+@pytest.mark.slow
 async def test_every_choice_is_on_screen_and_the_diff_scrolls_at_80x24(options, project):
     target = project / "values.py"
     target.write_text(OLD)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from agent_core.messages import TextBlock
 from mewcode_tui.transcript import UserEntry
 from mewcode_tui.widgets.message_view import UserMessageView
@@ -10,6 +12,7 @@ from tests.tui.conftest import session_started, wait_until
 from tests.tui.test_main_real_runtime import make_real_app
 
 
+@pytest.mark.slow
 async def test_the_sent_prompt_shows_a_chip_for_the_attached_file(options, project):
     (project / "a.py").write_text("print('attached marker')\n")
     provider = ScriptedProvider([Step(text="It prints a marker.")])

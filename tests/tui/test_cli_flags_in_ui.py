@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from mewcode_tui.app import MewCodeApp
 from mewcode_tui.cli import build_parser, start_flags
 from mewcode_tui.transcript import NoticeEntry
@@ -15,6 +17,7 @@ from tests.helpers.scripted import ScriptedProvider, Step
 from tests.tui.conftest import wait_until
 
 
+@pytest.mark.slow
 async def test_rules_and_the_round_limit_from_the_command_line_apply_in_the_ui(options):
     args = build_parser().parse_args(
         ["--allowedTools", "Write", "--disallowedTools", "Bash", "--max-turns", "1"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+import pytest
+
 from tests.helpers.scripted import ScriptedProvider, Step
 from tests.tui.conftest import wait_until
 from tests.tui.test_session_commands import (
@@ -41,6 +43,7 @@ async def figures(pilot, screen) -> tuple[int, int, int]:
     )
 
 
+@pytest.mark.slow
 async def test_status_bar_status_and_context_agree_after_a_turn_compact_and_resume(options, paths):
     from tests.tui.test_session_commands import real_app
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 
+import pytest
+
 from mewcode_tui.transcript import AssistantEntry
 from tests.tui.conftest import wait_until
 from tests.tui.fakes import FakeRuntime, plain_answer
@@ -29,6 +31,7 @@ async def select_in_finished_answer(app, pilot, runtime):
     return view
 
 
+@pytest.mark.slow
 async def test_selected_text_goes_to_the_system_clipboard_command(make_app, project, tmp_path):
     out = tmp_path / "clipboard.txt"
     runtime = FakeRuntime(project, [plain_answer(ANSWER)])

@@ -49,6 +49,7 @@ def notices(screen) -> list[str]:
     return [e.text for e in screen.transcript.entries if isinstance(e, NoticeEntry)]
 
 
+@pytest.mark.slow
 async def test_the_demo_tour_leaves_the_project_byte_identical(real_project, monkeypatch):
     from mewcode_tui.screens.approval import ApprovalScreen
     from mewcode_tui.screens.diff_screen import DiffScreen

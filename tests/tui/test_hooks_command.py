@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from mewcode_tui.screens.approval import ApprovalScreen
 from tests.helpers.scripted import ScriptedProvider, Step
 from tests.tui.conftest import past_key_guard, session_started, wait_until
@@ -41,6 +43,7 @@ async def test_hooks_lists_active_and_waiting_hooks_with_their_files(
         assert warnings and str(claude) in warnings[0]
 
 
+@pytest.mark.slow
 async def test_the_approval_dialog_names_the_hook_that_asked(options, project, paths) -> None:
     (project / "a.txt").write_text("hello\n")
     say = {"hookSpecificOutput": {"permissionDecision": "ask", "permissionDecisionReason": "why"}}

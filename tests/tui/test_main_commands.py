@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import subprocess
 
+import pytest
+
 from mewcode_tui.transcript import NoticeEntry, UserEntry
 from tests.tui.conftest import wait_until
 from tests.tui.fakes import FakeRuntime
@@ -93,6 +95,7 @@ async def test_custom_markdown_command_injects_its_prompt(make_app, project):
         assert users == ["/explain a.py"]
 
 
+@pytest.mark.slow
 async def test_review_sends_the_git_diff(make_app, project):
     git = ["git", "-c", "user.email=t@t", "-c", "user.name=t"]
     subprocess.run([*git, "init", "-q"], cwd=project, check=True)
@@ -110,6 +113,7 @@ async def test_review_sends_the_git_diff(make_app, project):
         assert runtime.prompts[0].startswith("Review the following uncommitted changes")
 
 
+@pytest.mark.slow
 async def test_review_without_a_sandbox_says_in_one_line_that_git_cannot_run(
     make_app, project, monkeypatch
 ):

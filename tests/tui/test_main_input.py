@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from agent_core import events as ev
 from mewcode_tui.widgets.completion_menu import CompletionMenu
 from tests.tui.conftest import wait_until
@@ -62,6 +64,7 @@ async def test_slash_opens_command_completion_and_tab_accepts(make_app, project)
         await pilot.press("escape")  # nothing open, no turn: harmless
 
 
+@pytest.mark.slow
 async def test_at_completes_project_files(make_app, project):
     (project / "src").mkdir()
     (project / "src" / "widget.py").write_text("x = 1\n")

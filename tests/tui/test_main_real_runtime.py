@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from agent_core.agent.runtime import Runtime, RuntimeOptions
 from mewcode_tui.app import MewCodeApp
 from mewcode_tui.transcript import AssistantEntry
@@ -34,6 +36,7 @@ def touch_then_answer() -> ScriptedProvider:
     )
 
 
+@pytest.mark.slow
 async def test_approve_from_the_modal_while_the_runtime_waits(options):
 
     provider = touch_then_answer()
@@ -54,6 +57,7 @@ async def test_approve_from_the_modal_while_the_runtime_waits(options):
         assert screen.status.input_tokens == 20  # two requests x 10 (scripted usage)
 
 
+@pytest.mark.slow
 async def test_deny_from_the_modal_reaches_the_model(options):
 
     provider = touch_then_answer()
@@ -69,6 +73,7 @@ async def test_deny_from_the_modal_reaches_the_model(options):
         assert "not that file" in str(second.content)
 
 
+@pytest.mark.slow
 async def test_escape_cancels_a_real_turn_and_history_stays_usable(options):
     provider = ScriptedProvider(
         [

@@ -36,6 +36,7 @@ async def open_plan_dialog(pilot, app, provider):
     return screen
 
 
+@pytest.mark.slow
 async def test_a_15_step_plan_keeps_its_choices_on_screen_at_80x24(options):
     provider = plan_then_answer()
     app = make_builtin_tools_app(options, provider)
@@ -69,6 +70,7 @@ async def test_a_15_step_plan_keeps_its_choices_on_screen_at_80x24(options):
         (["down", "down", "up", "enter"], "acceptEdits"),
     ],
 )
+@pytest.mark.slow
 async def test_approving_the_plan_sets_the_runtime_mode(options, keys, mode):
     provider = plan_then_answer()
     app = make_builtin_tools_app(options, provider)
@@ -82,6 +84,7 @@ async def test_approving_the_plan_sets_the_runtime_mode(options, keys, mode):
         assert screen.transcript.calls["p1"].status == "ok"
 
 
+@pytest.mark.slow
 async def test_keep_planning_stays_in_plan_mode_and_the_model_gets_the_feedback(options):
     provider = plan_then_answer()
     app = make_builtin_tools_app(options, provider)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from agent_core.agent.runtime import Runtime, RuntimeOptions
 from agent_core.permissions.cli_rules import cli_rules
 from mewcode_tui.app import MewCodeApp
@@ -65,6 +67,7 @@ def seen(transcript: Transcript) -> list[tuple]:
     return shown
 
 
+@pytest.mark.slow
 async def test_a_resumed_session_shows_denials_diffs_durations_and_cancels_as_live(
     options, paths, project
 ):

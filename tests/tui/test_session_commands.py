@@ -6,6 +6,7 @@ import asyncio
 import os
 from dataclasses import replace
 
+import pytest
 from textual import events
 
 from agent_core.agent.runtime import Runtime, RuntimeOptions
@@ -88,6 +89,7 @@ async def wait_for_notice(pilot, screen, start: str) -> str:
 # --- /resume ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_resume_picker_lists_sessions_and_enter_reshows_the_old_conversation(options, paths):
     older = saved_session(paths, [("fix the parser", "Parser fixed.")], mtime=1_000_000)
     newer = saved_session(paths, [("add a --verbose flag", "Flag added.")], mtime=2_000_000)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from agent_core.session import latest_session_id, list_sessions
 from agent_core.session.store import SessionStore
 from mewcode_tui.screens.resume import ResumeScreen
@@ -31,6 +33,7 @@ async def test_opening_and_quitting_leaves_no_session_and_continue_starts_fresh(
     assert session_files(paths) == []
 
 
+@pytest.mark.slow
 async def test_clear_then_quit_leaves_only_the_session_with_messages(options, paths):
     app = real_app(options, ScriptedProvider([Step(text="Noted.")]))
     async with app.run_test(size=(110, 36)) as pilot:
@@ -63,6 +66,7 @@ def test_a_crash_before_the_first_message_leaves_no_session_file(paths) -> None:
     assert list_sessions(paths) == [] and latest_session_id(paths) is None
 
 
+@pytest.mark.slow
 async def test_the_picker_starts_on_the_newest_other_session_and_the_current_one_is_not_selectable(
     options, paths
 ):

@@ -12,6 +12,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 from agent_core import events as ev
 from agent_core.agent.runtime import Runtime, RuntimeOptions
 from agent_core.config.settings import load_settings
@@ -133,6 +135,7 @@ def real_app(paths, project, *, mcp: McpHub | None = None, steps: list[Step] | N
     return MewCodeApp(options, provider=provider, opener=opener, clock=lambda: 0.0)
 
 
+@pytest.mark.slow
 async def test_a_crashed_mcp_servers_stderr_is_drawn_escaped_in_the_mcp_list(
     paths, project, mewcode_home
 ):
@@ -151,6 +154,7 @@ async def test_a_crashed_mcp_servers_stderr_is_drawn_escaped_in_the_mcp_list(
         assert "exited during start-up: cannot start " + SHOWN_PAYLOAD in shown(app)
 
 
+@pytest.mark.slow
 async def test_hook_output_is_drawn_escaped(paths, project, mewcode_home, tmp_path):
     write_hostile_hooks(paths.user_settings, tmp_path)
     app = real_app(paths, project)
@@ -230,6 +234,7 @@ async def test_the_trust_dialog_shows_a_cloned_servers_command_escaped(paths, pr
         assert "MCP server notes (npx '" + SHOWN_PAYLOAD + "')" in shown(app)
 
 
+@pytest.mark.slow
 async def test_the_resume_picker_and_the_at_completion_show_names_escaped(make_app, project):
     (project / f"evil{ERASE}.py").write_text("x = 1\n")
     app = make_app(FakeRuntime(project))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 import yaml
 
 from agent_core.agent.runtime import Runtime, RuntimeOptions
@@ -179,6 +180,7 @@ def claude_hook(project, command: str) -> None:
     )
 
 
+@pytest.mark.slow
 async def test_a_changed_hook_in_a_trusted_project_is_asked_about_again(
     paths, project, tmp_path
 ) -> None:

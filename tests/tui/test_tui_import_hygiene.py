@@ -9,6 +9,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 PROBE = textwrap.dedent(
     """
     import json, sys, threading
@@ -54,6 +56,7 @@ PROBE = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_first_frame_imports_no_vendor_sdk(project: Path, mewcode_home: Path) -> None:
     env = {**os.environ, "ANTHROPIC_API_KEY": "sk-test-not-real"}
     root = Path(__file__).resolve().parents[2]

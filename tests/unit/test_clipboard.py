@@ -39,6 +39,7 @@ def test_the_copy_command_fits_the_platform(platform, env, present, expected):
     assert clipboard_command(platform, env, which_of(*present)) == expected
 
 
+@pytest.mark.slow
 async def test_copy_with_feeds_the_text_to_the_command(tmp_path):
     out = tmp_path / "clip.txt"
     script = f"import sys; open({str(out)!r}, 'w', encoding='utf-8').write(sys.stdin.read())"
@@ -46,11 +47,13 @@ async def test_copy_with_feeds_the_text_to_the_command(tmp_path):
     assert out.read_text(encoding="utf-8") == "héllo\nworld"
 
 
+@pytest.mark.slow
 async def test_copy_with_reports_a_failing_or_missing_command():
     assert await copy_with([sys.executable, "-c", "raise SystemExit(1)"], "x") is False
     assert await copy_with(["/nonexistent/mewcode-copy"], "x") is False
 
 
+@pytest.mark.slow
 async def test_copy_with_gives_up_on_a_command_that_hangs():
     hang = [sys.executable, "-c", "import time; time.sleep(30)"]
     assert await copy_with(hang, "x", timeout=0.3) is False

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from agent_core.config.paths import MewcodePaths
 from agent_core.llm.demo_workspace import (
     MAX_FILE_BYTES,
@@ -47,6 +49,7 @@ def test_an_empty_folder_gets_a_sample_readme(
     remove_demo_workspace(scratch)
 
 
+@pytest.mark.slow
 def test_a_copy_left_by_a_killed_demo_is_swept_and_a_live_one_is_kept(tmp_path) -> None:
     import subprocess
     import sys

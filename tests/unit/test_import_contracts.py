@@ -85,6 +85,7 @@ def graph() -> grimp.ImportGraph:
     )
 
 
+@pytest.mark.slow
 def test_lint_imports_passes_on_the_tree() -> None:
     result = subprocess.run(
         [str(Path(sys.executable).with_name("lint-imports")), "--no-cache"],

@@ -26,11 +26,13 @@ AGENT_CORE_MODULES = [
 
 
 @pytest.mark.parametrize("module", AGENT_CORE_MODULES)
+@pytest.mark.slow
 def test_agent_core_never_imports_textual(module: str) -> None:
     loaded = modules_after(f"import {module}")
     assert not any(m == "textual" or m.startswith("textual.") for m in loaded)
 
 
+@pytest.mark.slow
 def test_runtime_import_does_not_load_vendor_sdks() -> None:
     loaded = modules_after(
         "import agent_core.agent.runtime, agent_core.tools.builtin as b; b.builtin_tools()"
@@ -39,6 +41,7 @@ def test_runtime_import_does_not_load_vendor_sdks() -> None:
         assert sdk not in loaded, f"{sdk} imported eagerly"
 
 
+@pytest.mark.slow
 def test_every_agent_core_module_is_ui_free() -> None:
     code = (
         "import pkgutil, importlib, agent_core\n"

@@ -56,6 +56,7 @@ def test_the_cli_the_setup_screen_and_the_warm_up_read_the_table() -> None:
     assert SDK_MODULES == {"anthropic": "anthropic", "openai": "openai"}
 
 
+@pytest.mark.slow
 def test_the_table_imports_no_provider_module() -> None:
     script = "import agent_core.llm.catalog, sys, json; print(json.dumps(sorted(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)

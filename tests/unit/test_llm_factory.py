@@ -83,6 +83,7 @@ def test_demo_provider_needs_no_key(tmp_path: Path) -> None:
     assert provider.name == "demo"
 
 
+@pytest.mark.slow
 def test_building_a_provider_does_not_import_the_sdk(tmp_path: Path) -> None:
     import subprocess
     import sys

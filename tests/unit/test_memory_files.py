@@ -105,6 +105,7 @@ def test_imports_inside_code_are_not_imports() -> None:
     assert import_paths("~~~md\n@x.md\n~~~\n@y.md") == ["y.md"]
 
 
+@pytest.mark.slow
 async def test_the_model_sees_the_project_memory(paths, project) -> None:
     from agent_core.agent.runtime import Runtime, RuntimeOptions
     from agent_core.config.settings import load_settings

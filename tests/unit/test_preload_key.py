@@ -75,6 +75,7 @@ def test_preload_can_be_turned_off(tmp_path: Path, env, settings, disabled) -> N
     assert preload_disabled(env, tmp_path) is disabled
 
 
+@pytest.mark.slow
 def test_child_takes_the_callers_environment_cwd_and_temporary_directory(tmp_path: Path) -> None:
     """What a library fixes at import is the server key's (below); the rest is replaced."""
     code = f"""

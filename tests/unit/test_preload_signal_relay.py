@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from mewcode_tui.preload.client import FORWARDED, SignalRelay
 
 RECORDER = """
@@ -31,6 +33,7 @@ def received(log: Path, count: int) -> list[int]:
         time.sleep(0.01)
 
 
+@pytest.mark.slow
 def test_signals_before_the_pid_are_held_then_sent(tmp_path: Path) -> None:
     log, ready = tmp_path / "log", tmp_path / "ready"
     child = subprocess.Popen([sys.executable, "-c", RECORDER, str(log), str(ready)])
@@ -58,6 +61,7 @@ def test_signals_before_the_pid_are_held_then_sent(tmp_path: Path) -> None:
     assert {sig: signal.getsignal(sig) for sig in FORWARDED} == before
 
 
+@pytest.mark.slow
 def test_a_child_that_is_gone_is_no_error() -> None:
     child = subprocess.Popen(["true"])
     child.wait()

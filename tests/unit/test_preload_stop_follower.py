@@ -40,6 +40,7 @@ def sleeper() -> Iterator[Callable[[], subprocess.Popen[bytes]]]:
         proc.wait()
 
 
+@pytest.mark.slow
 def test_a_stopped_process_is_told_from_a_running_one_and_a_missing_one(sleeper) -> None:
     proc = sleeper()
     wait_for_state(proc.pid, "S")
@@ -55,6 +56,7 @@ def test_a_stopped_process_is_told_from_a_running_one_and_a_missing_one(sleeper)
     assert not stopped_by_signal(proc.pid)  # gone: nothing to follow
 
 
+@pytest.mark.slow
 def test_the_child_stops_with_its_client_and_is_left_for_the_client_to_continue(sleeper) -> None:
     client, child = sleeper(), sleeper()
     follower = StopFollower(client.pid, child.pid)
@@ -80,6 +82,7 @@ def test_the_child_stops_with_its_client_and_is_left_for_the_client_to_continue(
     assert not follower.stop_is_news()  # already continued: nothing to tell
 
 
+@pytest.mark.slow
 def test_a_child_gone_first_is_no_error(sleeper) -> None:
     client, child = sleeper(), sleeper()
     child.kill()

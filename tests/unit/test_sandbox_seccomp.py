@@ -174,6 +174,7 @@ needs_known_cpu = pytest.mark.skipif(
 
 
 @needs_known_cpu
+@pytest.mark.slow
 def test_installed_filter_refuses_unix_sockets_and_io_uring_only() -> None:
     done = run_filtered(IN_A_CHILD.format(block_unix=True))
     assert done.returncode == 0, done.stderr
@@ -190,6 +191,7 @@ def test_installed_filter_refuses_unix_sockets_and_io_uring_only() -> None:
 
 
 @needs_known_cpu
+@pytest.mark.slow
 def test_installed_filter_with_an_allowlist_leaves_unix_sockets_alone() -> None:
     done = run_filtered(IN_A_CHILD.format(block_unix=False))
     assert done.returncode == 0, done.stderr
@@ -203,6 +205,7 @@ def test_installed_filter_with_an_allowlist_leaves_unix_sockets_alone() -> None:
 
 
 @pytest.mark.skipif(native_table() is not X86_64, reason="x32 exists on x86_64 only")
+@pytest.mark.slow
 def test_installed_filter_kills_an_x32_call() -> None:
     done = run_filtered(
         """

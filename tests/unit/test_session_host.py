@@ -6,6 +6,7 @@ import asyncio
 import typing
 
 import msgspec
+import pytest
 
 from agent_core import events as ev
 from agent_core.agent.runtime import Runtime, RuntimeOptions
@@ -52,6 +53,7 @@ def minimal(cls: type) -> ops.Op:
     return cls(**fields)
 
 
+@pytest.mark.slow
 async def test_every_op_is_answered_once_and_none_is_unknown(paths, project) -> None:
     host = await open_host(paths, project, [Step(text="hello")])
     driver = SessionDriver(host)
@@ -83,6 +85,7 @@ async def test_the_stream_opens_with_the_session(paths, project) -> None:
     await driver.stop()
 
 
+@pytest.mark.slow
 async def test_a_second_turn_while_one_runs_is_refused(paths, project) -> None:
     host = await open_host(paths, project, [TOUCH, Step(text="done")])
     driver = SessionDriver(host)
@@ -106,6 +109,7 @@ async def test_a_second_turn_while_one_runs_is_refused(paths, project) -> None:
         await driver.stop()
 
 
+@pytest.mark.slow
 async def test_a_plan_is_answered_with_a_plan_reply_and_the_mode_change_is_told_once(
     paths, project
 ) -> None:
@@ -148,6 +152,7 @@ async def test_a_mode_set_by_op_is_told_and_a_refused_mode_is_not(paths, project
         await driver.stop()
 
 
+@pytest.mark.slow
 async def test_a_consumer_that_stops_reading_does_not_block_close(paths, project) -> None:
     long = Step(text=" ".join(f"w{i}" for i in range(500)))
     host = await open_host(paths, project, [long])
@@ -176,6 +181,7 @@ PNG_1PX = (
 )
 
 
+@pytest.mark.slow
 async def test_a_turns_images_reach_the_model_and_a_bad_one_refuses_the_turn(
     paths, project
 ) -> None:
@@ -222,6 +228,7 @@ async def answer_approvals(
     return asked
 
 
+@pytest.mark.slow
 async def test_an_approval_with_an_updated_input_asks_again_then_runs_that_input(
     paths, project
 ) -> None:
@@ -265,6 +272,7 @@ EDIT_MCP = {
 }
 
 
+@pytest.mark.slow
 async def test_an_answer_redirecting_an_edit_to_mcp_json_is_asked_about_that_file(
     paths, project
 ) -> None:
@@ -292,6 +300,7 @@ async def test_an_answer_redirecting_an_edit_to_mcp_json_is_asked_about_that_fil
         await driver.stop()
 
 
+@pytest.mark.slow
 async def test_a_write_redirected_to_a_git_hook_runs_only_once_that_is_allowed(
     paths, project
 ) -> None:
@@ -311,6 +320,7 @@ async def test_a_write_redirected_to_a_git_hook_runs_only_once_that_is_allowed(
         await driver.stop()
 
 
+@pytest.mark.slow
 async def test_answers_that_keep_changing_the_input_are_denied_after_three_questions(
     paths, project
 ) -> None:

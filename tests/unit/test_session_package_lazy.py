@@ -6,6 +6,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 import agent_core.session as session_package
 
 
@@ -15,6 +17,7 @@ def test_every_exported_name_resolves_to_its_module() -> None:
         assert getattr(session_package, name) is not None, name  # AttributeError if moved
 
 
+@pytest.mark.slow
 def test_importing_the_events_leaves_the_store_unloaded() -> None:
     code = (
         "import sys, agent_core.events\n"

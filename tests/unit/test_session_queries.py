@@ -134,6 +134,7 @@ def committed_repo_with_a_change(project) -> None:
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git not installed")
+@pytest.mark.slow
 async def test_the_review_diff_is_cut_to_the_asked_size(paths, project) -> None:
     from agent_core.sandbox import sandbox_status
 
@@ -218,6 +219,7 @@ async def test_skills_and_hooks_are_told_as_a_list_shows_them(paths, project) ->
         await driver.stop()
 
 
+@pytest.mark.slow
 async def test_the_session_list_carries_what_the_picker_shows(paths, project) -> None:
     host = await open_host(paths, project, [Step(text="hello")])
     driver = SessionDriver(host)

@@ -33,6 +33,7 @@ SAMPLES: dict[str, object] = {
     "lsp": {"python": {"command": "pylsp"}},
     "snapshots": {"enabled": True},
     "preload": False,
+    "preload_idle_minutes": 90.0,
     "limits": {"max_iterations": 3},
     "sandbox": {"network": False},
     "env": {"FOO": "bar"},

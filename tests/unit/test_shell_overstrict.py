@@ -49,6 +49,7 @@ def test_the_everyday_table_is_large() -> None:
     assert len(commands()) >= 300
 
 
+@pytest.mark.slow
 def test_everyday_read_only_commands_run_without_a_prompt(repo: Path, tmp_path: Path) -> None:
     policy = PermissionPolicy(repo, [], [], "default", tmp_path / "home")
     misses = []

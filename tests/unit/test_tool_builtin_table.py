@@ -64,6 +64,7 @@ def test_families_come_from_the_declarations() -> None:
     assert previews == {"Write", "Edit", "MultiEdit"}
 
 
+@pytest.mark.slow
 def test_rule_syntax_stays_cheap_to_import() -> None:
     # It is imported before the first frame: the tool names must not cost the tool modules.
     script = (

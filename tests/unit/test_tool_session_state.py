@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from agent_core.tools.base import ToolContext, validate_input
 from agent_core.tools.bash import BashParams, BashTool
 from agent_core.tools.session_state import ExecRecord, SessionToolState
@@ -29,6 +31,7 @@ def test_contexts_without_a_state_do_not_share_one(tmp_path: Path) -> None:
     assert second.state.todos == []
 
 
+@pytest.mark.slow
 async def test_bash_reads_its_limits_and_withheld_names_from_the_state(
     tmp_path: Path, monkeypatch
 ) -> None:

@@ -62,6 +62,7 @@ def test_registry_specs_build() -> None:
     assert [s.name for s in specs] == list(EXPECTED)
 
 
+@pytest.mark.slow
 def test_importing_the_tools_does_not_import_http_clients() -> None:
     code = (
         "import sys, agent_core.tools.webfetch, agent_core.tools.bash, agent_core.tools.edit;"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from mewcode_tui.completion import (
     CompletionQuery,
     find_query,
@@ -40,6 +42,7 @@ def test_paths_rank_file_name_hits_first_then_fuzzy():
     assert "src/app/wid_get.py" in ranked and "README.md" not in ranked
 
 
+@pytest.mark.slow
 def test_project_files_respect_gitignore(tmp_path: Path):
     (tmp_path / ".gitignore").write_text("build/\n*.log\n")
     (tmp_path / "build").mkdir()

@@ -51,6 +51,7 @@ def commands(monkeypatch, tmp_path: Path) -> tuple[object, list[list[str]], Path
     installer = load_installer()
     ran: list[list[str]] = []
     monkeypatch.setattr(installer, "run", lambda command, env=None: ran.append(command))
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)  # no compile step
     venv = tmp_path / ".venv"
     (venv / "bin").mkdir(parents=True)
     (venv / "bin" / "python").write_text("")
@@ -116,6 +117,7 @@ def dry_run(folder: Path, target: str) -> str:
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+@pytest.mark.slow
 def test_make_run_installs_the_runtime_and_make_test_adds_the_test_extras(tmp_path: Path) -> None:
     (tmp_path / "scripts").mkdir()
     for name in ("Makefile", "pyproject.toml", "scripts/venv_install.py"):
@@ -141,3 +143,33 @@ def test_make_run_installs_the_runtime_and_make_test_adds_the_test_extras(tmp_pa
     assert "venv_install" not in dry_run(tmp_path, "lint")
     os.utime(tmp_path / "scripts/venv_install.py", (2**31, 2**31))  # so does a changed installer
     assert install_test in dry_run(tmp_path, "lint")
+
+
+def test_bytecode_is_compiled_up_front_only_when_python_will_not_write_it(
+    commands, monkeypatch
+) -> None:
+    installer, ran, venv = commands
+    monkeypatch.setattr(installer, "uv_command", lambda python: None)
+    monkeypatch.setattr(installer, "pip_version", lambda python: (23, 2))
+    installer.install(venv, None)
+    assert not any("compileall" in " ".join(c) for c in ran)
+    ran.clear()
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.setattr(installer, "uv_command", lambda python: ["uv"])
+    monkeypatch.setattr(installer, "pip_config", lambda python: {})
+    installer.install(venv, None)
+    assert ran[-1][:2] == [str(venv / "bin/python"), "-c"] and "compileall" in ran[-1][2]
+
+
+@pytest.mark.slow
+def test_the_compile_step_writes_bytecode_although_python_is_told_not_to(tmp_path: Path) -> None:
+    installer = load_installer()
+    (tmp_path / "agent_core").mkdir()
+    (tmp_path / "agent_core" / "m.py").write_text("x = 1\n")
+    (tmp_path / "mewcode_tui").mkdir()
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    subprocess.run(
+        [shutil.which("python3") or "python3", "-c", installer.COMPILE_CODE],
+        cwd=tmp_path, env=env, check=True, capture_output=True,
+    )  # fmt: skip
+    assert list((tmp_path / "agent_core" / "__pycache__").glob("m.*.pyc"))
