@@ -24,6 +24,7 @@ from agent_core.tools.base import (
     ToolContext,
     ToolError,
     ToolOutput,
+    precheck,
     tool_arguments,
 )
 from agent_core.tools.interruption import ToolInterrupted
@@ -222,6 +223,8 @@ class ToolExecutor:
                 decision, layer = "deny", "user"
                 reason = f"approval was not available (non-interactive run): {reason}"
             else:
+                if failure := await self._precheck(tool, call, args):
+                    return failure
                 reply = await self._ask(tool, call, args, verdict, layer, reason)
                 layer = who = "user"
                 if reply.answer != "deny" and reply.updated_input not in (None, call.input):
@@ -237,6 +240,21 @@ class ToolExecutor:
         if changed is not None:
             return await self._recheck(tool, call, changed)
         return call, args
+
+    async def _precheck(self, tool: Tool, call: ToolUseBlock, args: Any) -> ToolResultBlock | None:
+        """The error the call would fail with, found reading only before a human is asked
+        (an edit of a file not read): nobody approves a call that cannot work. The tool
+        checks again when it runs."""
+        ctx = self.env.contexts.for_call(call.id)
+        ctx.checked = self._checked.get(call.id, ())  # what the permission check resolved
+        try:
+            await precheck(tool, args, ctx)
+        except ToolError as exc:
+            self._checked.pop(call.id, None)
+            return _error(call, f"{call.name} failed: {exc}")
+        except Exception:  # a precheck bug must not stop the question
+            log.exception("precheck of %s crashed", call.name)
+        return None
 
     async def _take_answer(
         self, reply: ev.ApprovalReply, rules: Sequence[str]

@@ -68,3 +68,80 @@ async def test_write_into_a_deleted_project_fails_as_bash_does_and_makes_no_fold
     assert done["w1"].is_error and gone in done["w1"].content
     assert len(done["w1"].content.splitlines()) == 1
     assert not project.exists()
+
+
+def change(old: str, **more: object) -> dict[str, object]:
+    return {"old_string": old, "new_string": "z", **more}
+
+
+def edit(path: str, old: str, **more: object) -> dict[str, object]:
+    return {"file_path": path, **change(old, **more)}
+
+
+async def test_an_edit_that_cannot_apply_fails_before_anyone_is_asked(paths, project) -> None:
+    (project / "read.py").write_text("x = 1\nx = 1\n")
+    (project / "unread.py").write_text("y = 1\n")
+    steps = [
+        Step(calls=[("r1", "Read", {"file_path": "read.py"})]),
+        Step(calls=[("e1", "Edit", edit("unread.py", "y = 1"))]),
+        Step(calls=[("e2", "Edit", edit("read.py", "w = 1"))]),
+        Step(calls=[("e3", "Edit", edit("read.py", "x = 1"))]),  # twice, replace_all false
+        Step(
+            calls=[
+                ("m1", "MultiEdit", {"file_path": "read.py", "edits": [change("x = 1")]}),
+                ("m2", "MultiEdit", {"file_path": "unread.py", "edits": [change("y = 1")]}),
+            ]
+        ),
+        Step(calls=[("ok", "Edit", edit("read.py", "x = 1", replace_all=True))]),
+        Step(text="done"),
+    ]
+    runtime = await open_runtime(paths, project, steps)
+    try:
+        seen = await run(runtime, "allow_once")
+    finally:
+        await runtime.close()
+    asked = [e.call_id for e in seen if isinstance(e, ev.ApprovalRequested)]
+    assert asked == ["ok"]  # only the edit that can apply is put to the user
+    done = results(seen)
+    assert done["e1"].content == "Edit failed: file has not been read yet: Read it first"
+    assert done["e2"].content.startswith("Edit failed: old_string not found in read.py")
+    assert done["e3"].content.startswith("Edit failed: old_string occurs 2 times in read.py")
+    assert done["m1"].content.startswith(
+        "MultiEdit failed: edit 1 of 1: old_string occurs 2 times in read.py"
+    )
+    assert done["m2"].content == "MultiEdit failed: file has not been read yet: Read it first"
+    assert all(done[c].is_error for c in ("e1", "e2", "e3", "m1", "m2"))
+    assert not done["ok"].is_error and (project / "read.py").read_text() == "z\nz\n"
+    assert (project / "unread.py").read_text() == "y = 1\n"
+
+
+async def test_a_file_changed_while_the_user_decides_still_fails_when_the_edit_runs(
+    paths, project
+) -> None:
+    target = project / "a.py"
+    target.write_text("x = 1\n")
+    edit = {"file_path": "a.py", "old_string": "x = 1", "new_string": "x = 2"}
+    steps = [Step(calls=[("r1", "Read", {"file_path": "a.py"})])]
+    steps += [Step(calls=[("e1", "Edit", edit)]), Step(text="ok")]
+    runtime = await open_runtime(paths, project, steps)
+    channel: RendezvousChannel = RendezvousChannel()
+    seen: list[ev.Event] = []
+
+    async def consume() -> None:
+        async for event in channel:
+            seen.append(event)
+            if isinstance(event, ev.ApprovalRequested):  # the precheck passed: it asks
+                target.write_text("x = 1  # changed meanwhile\n")
+                runtime.answer_approval(event.approval_id, ev.ApprovalReply("allow_once"))
+            if isinstance(event, ev.TurnCompleted):
+                return
+
+    consumer = asyncio.create_task(consume())
+    try:
+        await runtime.run_turn("go", channel)
+        await consumer
+    finally:
+        await runtime.close()
+    result = results(seen)["e1"]
+    assert result.is_error and "changed on disk since it was read" in result.content
+    assert target.read_text() == "x = 1  # changed meanwhile\n"
