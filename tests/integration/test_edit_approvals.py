@@ -42,6 +42,17 @@ async def run(runtime: Runtime, answer: str = "allow_once") -> list[ev.Event]:
     return seen
 
 
+async def one_turn(
+    paths, project, steps: list[Step], answer: str
+) -> tuple[Runtime, list[ev.Event]]:
+    """A runtime that runs one turn, every approval answered with ``answer``, then closes."""
+    runtime = await open_runtime(paths, project, steps)
+    try:
+        return runtime, await run(runtime, answer)
+    finally:
+        await runtime.close()
+
+
 def results(seen: list[ev.Event]) -> dict[str, ev.ToolResult]:
     return {e.call_id: e for e in seen if isinstance(e, ev.ToolResult)}
 
@@ -95,11 +106,7 @@ async def test_an_edit_that_cannot_apply_fails_before_anyone_is_asked(paths, pro
         Step(calls=[("ok", "Edit", edit("read.py", "x = 1", replace_all=True))]),
         Step(text="done"),
     ]
-    runtime = await open_runtime(paths, project, steps)
-    try:
-        seen = await run(runtime, "allow_once")
-    finally:
-        await runtime.close()
+    runtime, seen = await one_turn(paths, project, steps, "allow_once")
     asked = [e.call_id for e in seen if isinstance(e, ev.ApprovalRequested)]
     assert asked == ["ok"]  # only the edit that can apply is put to the user
     done = results(seen)
@@ -145,3 +152,35 @@ async def test_a_file_changed_while_the_user_decides_still_fails_when_the_edit_r
     result = results(seen)["e1"]
     assert result.is_error and "changed on disk since it was read" in result.content
     assert target.read_text() == "x = 1  # changed meanwhile\n"
+
+
+async def test_allow_all_edits_this_session_switches_to_accept_edits_so_the_next_file_is_not_asked(
+    paths, project
+) -> None:
+    write = lambda name: {"file_path": name, "content": f"{name}\n"}  # noqa: E731
+    steps = [
+        Step(calls=[("w1", "Write", write("a.txt"))]),
+        Step(calls=[("w2", "Write", write("b.txt"))]),  # another file: not asked
+        Step(calls=[("b1", "Bash", {"command": "touch c.txt"})]),  # Bash still asks
+        Step(text="ok"),
+    ]
+    runtime, seen = await one_turn(paths, project, steps, "allow_session")
+    asked = [e for e in seen if isinstance(e, ev.ApprovalRequested)]
+    assert [(a.call_id, a.session_grant) for a in asked] == [
+        ("w1", "accept_edits"),
+        ("b1", "rules"),
+    ]
+    assert [e for e in seen if isinstance(e, ev.ModeChanged)] == [ev.ModeChanged("acceptEdits")]
+    assert runtime.mode == "acceptEdits"
+    assert (project / "a.txt").exists() and (project / "b.txt").exists()
+    # Bash keeps its per-command session rule; the edit granted no per-file rule.
+    assert [r.rule for r in runtime.rules() if r.source == "session"] == ["Bash(touch:*)"]
+
+
+async def test_an_edit_accept_edits_would_still_ask_about_keeps_the_per_rule_session_grant(
+    paths, project
+) -> None:
+    steps = [Step(calls=[("w1", "Write", {"file_path": ".git/config", "content": "x\n"})])]
+    runtime, seen = await one_turn(paths, project, [*steps, Step(text="ok")], "deny")
+    [asked] = [e for e in seen if isinstance(e, ev.ApprovalRequested)]
+    assert asked.session_grant == "rules" and runtime.mode == "default"
