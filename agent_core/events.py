@@ -112,6 +112,9 @@ class ApprovalRequested(_Event, tag="approval.requested"):
     suggested_rules: list[str]
     diff: str | None = None
     kind: Literal["tool", "plan"] = "tool"
+    # What answering "allow_session" grants: the suggested rules for this session, or
+    # ("accept_edits", offered for an edit that mode would let run) the acceptEdits mode.
+    session_grant: Literal["rules", "accept_edits"] = "rules"
 
 
 class ToolResult(_Event, tag="tool.result"):

@@ -25,6 +25,7 @@ from agent_core.tools.base import (
     ToolContext,
     ToolError,
     ToolOutput,
+    precheck,
     tool_arguments,
 )
 from agent_core.tools.interruption import ToolInterrupted
@@ -33,6 +34,7 @@ log = logging.getLogger("mewcode.executor")
 PREVIEW_CHARS = 60_000  # spilled results are already bounded
 # Questions about one call when each answer changes its input (an app's updatedInput).
 MAX_ANSWER_ROUNDS = 3
+SessionGrant = Literal["rules", "accept_edits"]  # see ApprovalRequested.session_grant
 
 
 def _error(call: ToolUseBlock, message: str) -> ToolResultBlock:
@@ -235,13 +237,18 @@ class ToolExecutor:
                 decision, layer = "deny", "user"
                 reason = f"approval was not available (non-interactive run): {reason}"
             else:
-                reply = await self._ask(tool, call, args, verdict, layer, reason)
+                if failure := await self._precheck(tool, call, args):
+                    return failure
+                grant = self._session_grant(tool, call, verdict)
+                reply = await self._ask(tool, call, args, verdict, layer, reason, grant)
                 layer = who = "user"
                 if reply.answer != "deny" and reply.updated_input not in (None, call.input):
                     changed = reply.updated_input
                 # Rules are granted for the call that was shown, never for a changed one.
-                grants = () if changed is not None else verdict.suggested_rules
-                decision, reason = await self._take_answer(reply, grants)
+                grants: Sequence[str] = verdict.suggested_rules
+                if changed is not None:
+                    grant, grants = "rules", ()
+                decision, reason = await self._take_answer(reply, grants, grant)
         await self._tell_decision(
             call, decision, layer, reason, verdict.rule, who, hook[2] if hook else None
         )
@@ -251,14 +258,50 @@ class ToolExecutor:
             return await self._recheck(tool, call, changed)
         return call, args
 
+    async def _precheck(self, tool: Tool, call: ToolUseBlock, args: Any) -> ToolResultBlock | None:
+        """The error the call would fail with, found reading only before a human is asked
+        (an edit of a file not read): nobody approves a call that cannot work. The tool
+        checks again when it runs."""
+        ctx = self.env.contexts.for_call(call.id)
+        ctx.checked = self._checked.get(call.id, ())  # what the permission check resolved
+        try:
+            await precheck(tool, args, ctx)
+        except ToolError as exc:
+            self._checked.pop(call.id, None)
+            return _error(call, f"{call.name} failed: {exc}")
+        except Exception:  # a precheck bug must not stop the question
+            log.exception("precheck of %s crashed", call.name)
+        return None
+
+    def _session_grant(self, tool: Tool, call: ToolUseBlock, verdict: Verdict) -> SessionGrant:
+        """What "allow for this session" grants: for an edit the acceptEdits mode would let
+        run unasked, that mode (every edit in the project, as Claude Code's "allow all
+        edits during this session"); otherwise the suggested rules (Bash: per command)."""
+        env = self.env
+        if tool.permission_kind != "edit" or verdict.decision != "ask":
+            return "rules"
+        if env.session.mode != "default":
+            return "rules"
+        covered = env.gate.decide(tool, call.input, mode="acceptEdits").decision == "allow"
+        return "accept_edits" if covered else "rules"
+
     async def _take_answer(
-        self, reply: ev.ApprovalReply, rules: Sequence[str]
+        self, reply: ev.ApprovalReply, rules: Sequence[str], grant: SessionGrant = "rules"
     ) -> tuple[ev.Decision, str]:
-        """The decision a human's answer makes; "allow_session"/"always" grant ``rules``."""
+        """The decision a human's answer makes; "allow_session"/"always" grant ``rules``,
+        or "allow_session" switches to acceptEdits when that is what was offered."""
         env = self.env
         if reply.answer == "deny":
             feedback = reply.feedback
             return "deny", "the user denied this call" + (f": {feedback}" if feedback else "")
+        if reply.answer == "allow_session" and grant == "accept_edits":
+            try:
+                env.session.set_mode("acceptEdits")
+            except MewCodeError as exc:  # this call stays allowed
+                await env.emit(ev.Notice(level="warning", message=f"mode not changed: {exc}"))
+                return "allow", "allowed once by the user (the mode could not change)"
+            await env.emit(ev.ModeChanged(mode="acceptEdits"))
+            return "allow", "the user allowed all edits this session (acceptEdits mode)"
         if reply.answer == "allow_session":
             env.gate.grant_session(list(rules))
         elif reply.answer == "allow_always":
@@ -412,6 +455,7 @@ class ToolExecutor:
         verdict: Verdict,
         layer: ev.Layer,
         reason: str,
+        grant: SessionGrant = "rules",
     ) -> ev.ApprovalReply:
         diff = None
         if isinstance(tool, PreviewTool):
@@ -426,6 +470,7 @@ class ToolExecutor:
             layer=layer,
             suggested_rules=list(verdict.suggested_rules),
             diff=diff,
+            session_grant=grant,
         )
         if not isinstance(reply, ev.ApprovalReply):  # the ticket takes only its kind
             return ev.ApprovalReply("deny")
@@ -441,6 +486,7 @@ class ToolExecutor:
         suggested_rules: list[str],
         diff: str | None = None,
         kind: Literal["tool", "plan"] = "tool",
+        session_grant: SessionGrant = "rules",
     ) -> ev.ApprovalReply | ev.PlanAnswer:
         """Ask the front end about ``call``; wait for its answer by approval id."""
         if self.env.hooks is not None:
@@ -459,6 +505,7 @@ class ToolExecutor:
                     suggested_rules=suggested_rules,
                     diff=diff,
                     kind=kind,
+                    session_grant=session_grant,
                 )
             )
             return await ticket.wait()

@@ -49,7 +49,7 @@ class SettingsPermissionGate:
         """Every rule in force, with the file (or 'session' / 'cli') it came from."""
         return [*self._cli_rules, *self._saved_rules, *self._session_rules]
 
-    def policy(self) -> PermissionPolicy:
+    def policy(self, mode: Mode | None = None) -> PermissionPolicy:
         project = self.paths.project
         extra = [
             (project / Path(d).expanduser()).resolve() for d in self.settings.additional_directories
@@ -58,7 +58,7 @@ class SettingsPermissionGate:
             project_root=project,
             additional_dirs=extra,
             rules=self.all_rules(),
-            mode=self._mode(),
+            mode=mode or self._mode(),
             home=Path.home(),
             read_dirs=self._readable_dirs(),
             protected_dirs=self._hooks_paths(),
@@ -66,7 +66,10 @@ class SettingsPermissionGate:
             cwd=self._cwd,
         )
 
-    def decide(self, tool: Tool, args_raw: dict[str, Any]) -> PermissionVerdict:
+    def decide(
+        self, tool: Tool, args_raw: dict[str, Any], mode: Mode | None = None
+    ) -> PermissionVerdict:
+        """Layers 1-4 on a call; ``mode``: as if the session were in that mode."""
         request = PermissionRequest(
             tool=tool.name,
             input=args_raw,
@@ -74,7 +77,7 @@ class SettingsPermissionGate:
             kind=tool.permission_kind,
             read_only_trusted=read_only_trusted(tool),
         )
-        return decide(request, self.policy())
+        return decide(request, self.policy(mode))
 
     def named_web_hosts(self) -> frozenset[str]:
         """The hosts the rules in force name exactly: WebFetch may reach them at a private

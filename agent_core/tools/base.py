@@ -128,6 +128,25 @@ class PreviewTool(Tool, Protocol):
 
 
 @runtime_checkable
+class PrecheckTool(Tool, Protocol):
+    """A tool that can tell, reading only, that a call would fail, before anyone is asked
+    to approve it (an edit of a file not read, an old_string not found)."""
+
+    async def precheck(self, args: Any, ctx: ToolContext) -> None:
+        """Raise the ToolError ``run`` would fail with; change nothing."""
+        ...
+
+
+async def precheck(tool: Tool, args: Any, ctx: ToolContext) -> None:
+    """The read-only check before a call's approval: the tool's own, or none (the default).
+
+    It never replaces the check at run time: the file can change while the user decides.
+    """
+    if isinstance(tool, PrecheckTool):
+        await tool.precheck(args, ctx)
+
+
+@runtime_checkable
 class SchemaTool(Tool, Protocol):
     """A tool described by JSON Schema data (an MCP server's), not by a params Struct.
 

@@ -6,6 +6,8 @@ import difflib
 import re
 from dataclasses import dataclass
 
+from agent_core.protocol.diff_counts import diff_counts
+
 _HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
 _NO_EOL = "\\ No newline at end of file\n"
 SNIPPET_MAX_LINES = 30
@@ -35,12 +37,7 @@ def unified_diff(old: str | None, new: str, path: str, context: int = 3) -> Text
         _lines(old or ""), _lines(new), fromfile=before, tofile=f"b/{path}", n=context
     )
     text = "".join(body)
-    added = removed = 0
-    for line in text.splitlines():
-        if line.startswith("+") and not line.startswith("+++"):
-            added += 1
-        elif line.startswith("-") and not line.startswith("---"):
-            removed += 1
+    added, removed = diff_counts(text)
     return TextDiff(text, added, removed)
 
 

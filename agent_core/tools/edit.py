@@ -133,13 +133,23 @@ async def preview_ops(ctx: ToolContext, file_path: str, ops: Sequence[EditOp]) -
         return None
 
 
+async def planned_edits(
+    ctx: ToolContext, file_path: str, ops: Sequence[EditOp], *, numbered: bool
+) -> tuple[FileTarget, str]:
+    """The checked file and its text after the edits, in memory; raises ToolError when the
+    file was not read, changed since, or an edit cannot apply. Writes nothing: it is the
+    tools' precheck (before the approval dialog) and the first step of their run."""
+    target = await open_target(ctx, file_path)
+    current = target.current.text if target.current else None
+    new_text = apply_edits(current, normalize_ops(ops, target), target.label, numbered=numbered)
+    return target, new_text
+
+
 async def run_edits(
     ctx: ToolContext, file_path: str, ops: Sequence[EditOp], *, numbered: bool
 ) -> str:
     """Check, apply and write the edits; returns the short result text for the model."""
-    target = await open_target(ctx, file_path)
-    current = target.current.text if target.current else None
-    new_text = apply_edits(current, normalize_ops(ops, target), target.label, numbered=numbered)
+    target, new_text = await planned_edits(ctx, file_path, ops, numbered=numbered)
     diff = await commit_change(ctx, target, new_text)
     verb = "Created" if target.current is None else "Edited"
     head = f"{verb} {target.label}: +{diff.added} -{diff.removed}"
@@ -182,6 +192,10 @@ class EditTool:
     async def preview(self, args: EditParams, ctx: ToolContext) -> str | None:
         """The unified diff this edit would make, or None if it cannot apply."""
         return await preview_ops(ctx, args.file_path, [_op(args)])
+
+    async def precheck(self, args: EditParams, ctx: ToolContext) -> None:
+        """Fail as ``run`` would (file not read, old_string not found or not unique)."""
+        await planned_edits(ctx, args.file_path, [_op(args)], numbered=False)
 
     async def run(self, args: EditParams, ctx: ToolContext) -> ToolOutput:
         return ToolOutput(await run_edits(ctx, args.file_path, [_op(args)], numbered=False))

@@ -35,10 +35,18 @@ class FileTarget:
         return self.on_disk.text
 
 
+def require_working_dir(ctx: ToolContext) -> None:
+    """Refuse to touch files once the session's working directory is gone, as Bash does:
+    a write must not silently make the deleted project again."""
+    if not ctx.cwd.is_dir():
+        raise ToolError(f"working directory {ctx.cwd} does not exist")
+
+
 async def open_target(ctx: ToolContext, file_path: str, *, checked: bool = True) -> FileTarget:
     """Load the checked file; with ``checked``, enforce read-before-write and staleness."""
     if not file_path.strip():
         raise ToolError("file_path is empty")
+    require_working_dir(ctx)
     path = ctx.resolve(file_path)
     label = display_path(ctx, path)
     where = ctx.target(file_path)
@@ -53,6 +61,7 @@ async def commit_change(ctx: ToolContext, target: FileTarget, new_text: str) -> 
     old = target.current.text if target.current else None
     diff = unified_diff(old, new_text, target.label)
     style = target.current or TextFile("")
+    require_working_dir(ctx)  # again: the folder may have gone since the file was opened
     stamp = await asyncio.to_thread(
         write_checked, target.checked, target.on_disk, style, new_text, target.label
     )

@@ -7,7 +7,7 @@ from typing import Annotated, ClassVar
 import msgspec
 
 from agent_core.tools.base import PermissionKind, PlanMode, ToolContext, ToolOutput
-from agent_core.tools.edit import EditOp, preview_ops, run_edits
+from agent_core.tools.edit import EditOp, planned_edits, preview_ops, run_edits
 
 
 class MultiEditParams(msgspec.Struct, forbid_unknown_fields=True):
@@ -57,6 +57,10 @@ class MultiEditTool:
     async def preview(self, args: MultiEditParams, ctx: ToolContext) -> str | None:
         """The unified diff these edits would make, or None if they cannot apply."""
         return await preview_ops(ctx, args.file_path, args.edits)
+
+    async def precheck(self, args: MultiEditParams, ctx: ToolContext) -> None:
+        """Fail as ``run`` would: the file not read, or the edit that cannot apply."""
+        await planned_edits(ctx, args.file_path, args.edits, numbered=True)
 
     async def run(self, args: MultiEditParams, ctx: ToolContext) -> ToolOutput:
         return ToolOutput(await run_edits(ctx, args.file_path, args.edits, numbered=True))

@@ -54,6 +54,10 @@ class WriteTool:
         current = target.current.text if target.current else None
         return unified_diff(current, _normalize(args.content, target.current), target.label).diff
 
+    async def precheck(self, args: WriteParams, ctx: ToolContext) -> None:
+        """Fail as ``run`` would: an existing file not read, or changed since."""
+        await open_target(ctx, args.file_path)
+
     async def run(self, args: WriteParams, ctx: ToolContext) -> ToolOutput:
         target = await open_target(ctx, args.file_path)
         new_text = _normalize(args.content, target.current)

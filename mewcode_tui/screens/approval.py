@@ -252,13 +252,10 @@ class ApprovalScreen(AnswerScreen):
         lines = [
             (
                 "choose('allow_once')",
-                "[@click=screen.choose('allow_once')][b]$allow_once[/b] Allow once[/]",
+                "[@click=screen.choose('allow_once')][b]$allow_once[/b] Allow once"
+                " [dim]— this call only[/][/]",
             ),
-            (
-                "choose('allow_session')",
-                "[@click=screen.choose('allow_session')][b]$allow_session[/b]"
-                " Allow for this session[/]",
-            ),
+            ("choose('allow_session')", self._session_choice(rules)),
         ]
         if rules:
             lines.append(
@@ -273,6 +270,16 @@ class ApprovalScreen(AnswerScreen):
             Choice(action, Content.from_markup(markup, rules=rules, **keys))
             for action, markup in lines
         ]
+
+    def _session_choice(self, rules: str) -> str:
+        """The session choice's markup, saying what it covers: for an edit, every edit
+        (the acceptEdits mode); otherwise the rules granted until MewCode quits."""
+        pick = "[@click=screen.choose('allow_session')][b]$allow_session[/b]"
+        if self.request.session_grant == "accept_edits":
+            return f"{pick} Allow all edits this session [dim]— switches to acceptEdits[/][/]"
+        if rules:
+            return f"{pick} Allow for this session — [b]$rules[/b] [dim]until you quit[/][/]"
+        return f"{pick} Allow for this session [dim]— no rule fits: this call only[/][/]"
 
     def action_view_diff(self) -> None:
         """Open the edit's diff in the full-screen viewer."""

@@ -21,6 +21,7 @@ from textual.reactive import var
 from textual.widget import Widget
 from textual.widgets import Static
 
+from agent_core.protocol.diff_counts import DiffCounts, diff_counts
 from agent_core.terminal_text import visible_text
 
 if TYPE_CHECKING:
@@ -145,17 +146,25 @@ def _hunk_diff_view_class() -> type[DiffView]:
     """``DiffView`` that shows our hunks instead of re-diffing (imported lazily).
 
     Only hunk lines are highlighted; the rest of each side is one shared empty
-    line, so a hunk at line 200 000 costs no more than one at line 1.
+    line, so a hunk at line 200 000 costs no more than one at line 1. Its title
+    counts the whole diff (``diff_counts``), not the part of it shown.
     """
     from textual import highlight
     from textual.content import Content
     from textual_diff_view import DiffView
 
     class HunkDiffView(DiffView):
-        def __init__(self, sides: list[HunkSides], path: str, **kwargs: Any) -> None:
+        def __init__(
+            self, sides: list[HunkSides], path: str, counts: DiffCounts, **kwargs: Any
+        ) -> None:
             super().__init__(path, path, "", "", **kwargs)
             self._sides = sides
             self._groups = [side.opcodes for side in sides]
+            self._counts = counts
+
+        @property
+        def counts(self) -> tuple[int, int]:
+            return self._counts
 
         @property
         def grouped_opcodes(self) -> list[list[Opcode]]:
@@ -237,6 +246,7 @@ class DiffPanel(Widget):
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.path = visible_text(path or "file")
+        self.counts = diff_counts(unified_diff)  # of the whole diff, however much is shown
         self.parsed = parse_unified_diff(unified_diff, max_lines)
         for hunk in self.parsed.hunks:  # lines hold no newline: keep their tabs
             hunk.lines = [(tag, visible_text(body, multiline=True)) for tag, body in hunk.lines]
@@ -250,11 +260,11 @@ class DiffPanel(Widget):
 
     @property
     def added(self) -> int:
-        return sum(tag == "+" for hunk in self.parsed.hunks for tag, _ in hunk.lines)
+        return self.counts.added
 
     @property
     def removed(self) -> int:
-        return sum(tag == "-" for hunk in self.parsed.hunks for tag, _ in hunk.lines)
+        return self.counts.removed
 
     def compose(self) -> ComposeResult:
         if not self.parsed.hunks:
@@ -264,6 +274,7 @@ class DiffPanel(Widget):
         yield view_class(
             split_hunks(self.parsed.hunks),
             self.path,
+            self.counts,
             split=self.split,
             annotations=True,
             wrap=self._wrap,

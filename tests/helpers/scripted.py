@@ -105,7 +105,7 @@ class TableGate:
         self.session: list[str] = []
         self.always: list[str] = []
 
-    def decide(self, tool: Any, args_raw: dict) -> SimpleVerdict:
+    def decide(self, tool: Any, args_raw: dict, mode: str | None = None) -> SimpleVerdict:
         decision = self.table.get(tool.name, "allow")
         if tool.name in self.session:
             decision = "allow"

@@ -35,6 +35,7 @@ def test_approval_with_a_12_line_diff_at_80x24(snap_compare, paths) -> None:
         reason="file edits need approval in default mode",
         layer="mode",
         suggested_rules=["Edit(values.py)"],
+        session_grant="accept_edits",  # as the runtime offers it for an edit in default mode
         diff=unified_diff_of(OLD, NEW, "values.py"),
     )
     app = ScreenHost(paths, ApprovalScreen(request, key_guard=0))

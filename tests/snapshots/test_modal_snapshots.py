@@ -113,6 +113,7 @@ def edit_request() -> ApprovalRequested:
         reason="file edits need approval in default mode",
         layer="mode",
         suggested_rules=["Edit(src/app.py)"],
+        session_grant="accept_edits",  # as the runtime offers it for an edit in default mode
         diff=EDIT_DIFF,
     )
 

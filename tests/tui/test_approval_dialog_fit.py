@@ -41,7 +41,10 @@ async def test_every_choice_is_on_screen_and_the_diff_scrolls_at_80x24(options, 
         choices = dialog.query_one("#options")
         await wait_until(pilot, lambda: rows_on_screen(app, choices) == 4)
         labels = [line[2:].split(" ", 1)[1] for line in choice_lines(app)]
-        assert labels[:2] == ["Allow once", "Allow for this session"]
+        assert labels[:2] == [
+            "Allow once — this call only",
+            "Allow all edits this session — switches to acceptEdits",
+        ]
         assert labels[2].startswith("Always allow — saves Edit(") and labels[3].startswith("Deny")
 
         body = dialog.query_one("#body")
@@ -51,8 +54,10 @@ async def test_every_choice_is_on_screen_and_the_diff_scrolls_at_80x24(options, 
         assert rows_on_screen(app, choices) == 4
 
         await past_key_guard(pilot, app)
-        await pilot.press("down", "enter")  # the second choice: allow for this session
+        await pilot.press("down", "enter")  # the second choice: allow all edits this session
         await wait_until(pilot, lambda: not screen.turn_active)
         assert target.read_text() == NEW
         assert screen.transcript.calls["e1"].status == "ok"
-        assert any(rule.source == "session" for rule in screen.starter.runtime.rules())
+        # The session is in acceptEdits (the status bar says so), with no per-file rule.
+        await wait_until(pilot, lambda: screen.status.mode == "acceptEdits")
+        assert not any(rule.source == "session" for rule in screen.starter.runtime.rules())

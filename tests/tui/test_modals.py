@@ -449,3 +449,29 @@ async def test_far_away_hunk_keeps_its_line_numbers_and_stays_fast() -> None:
         assert "200001" in numbers and "200002" in numbers
     # Highlighting only the hunk, not 200 000 filler lines (that took ~14 s).
     assert time.perf_counter() - started < 5
+
+
+async def test_each_choice_says_what_it_covers_and_an_edit_offers_all_edits() -> None:
+    app = Host(ApprovalScreen(edit_request(session_grant="accept_edits"), key_guard=0))
+    async with app.run_test(size=(100, 40)) as pilot:
+        options = text_of(app, "#options").splitlines()
+        assert [line[2:] for line in options] == [
+            "1 Allow once — this call only",
+            "2 Allow all edits this session — switches to acceptEdits",
+            "3 Always allow — saves Edit(src/app.py)",
+            "4 Deny (then optional feedback)",
+        ]
+        await pilot.press("2")
+        await pilot.pause()
+        assert app.results == [ApprovalReply("allow_session")]  # the runtime switches the mode
+
+
+async def test_bash_keeps_its_per_rule_session_choice() -> None:
+    request = edit_request(
+        tool="Bash", input={"command": "git status"}, suggested_rules=["Bash(git status:*)"]
+    )
+    app = Host(ApprovalScreen(request, key_guard=0))
+    async with app.run_test(size=(100, 40)):
+        options = text_of(app, "#options")
+        assert "2 Allow for this session — Bash(git status:*) until you quit" in options
+        assert "all edits" not in options

@@ -133,3 +133,24 @@ async def test_a_write_never_follows_a_link_swapped_in_after_the_check(
     with pytest.raises(ToolError, match="changed while it was being opened"):
         await WriteTool().run(WriteParams(file_path="a.txt", content="pwned\n"), ctx)
     assert outside.read_text() == "theirs\n"
+
+
+async def test_a_deleted_working_directory_fails_every_file_tool_and_is_not_made_again(
+    ctx: RecordingContext,
+) -> None:
+    import shutil
+
+    from agent_core.tools.edit import EditParams, EditTool
+    from agent_core.tools.multiedit import MultiEditParams, MultiEditTool
+
+    shutil.rmtree(ctx.cwd)
+    gone = f"working directory {ctx.cwd} does not exist"
+    with pytest.raises(ToolError, match=f"^{gone}$"):
+        await write(ctx, "src/new.py", "x\n")
+    edit = {"file_path": "a.py", "old_string": "", "new_string": "x\n"}
+    with pytest.raises(ToolError, match=f"^{gone}$"):
+        await EditTool().run(validate_input(EditParams, edit), ctx)
+    many = {"file_path": "a.py", "edits": [{"old_string": "", "new_string": "x\n"}]}
+    with pytest.raises(ToolError, match=f"^{gone}$"):
+        await MultiEditTool().run(validate_input(MultiEditParams, many), ctx)
+    assert not ctx.cwd.exists() and ctx.events == []
