@@ -174,7 +174,7 @@ class MainScreen(Screen):
             self.app.notify(f"Queued: sent when {waiting}.", timeout=3)
             return
         await self.chat.append(self.transcript.add(UserEntry(shown or prompt)))
-        self.run_turn(prompt)
+        self.run_turn(prompt, shown or "")
 
     # --- the session: opened by the starter, then ops in and events out ---------
 
@@ -381,7 +381,7 @@ class MainScreen(Screen):
     # --- turns ---------------------------------------------------------------
 
     @work(group="turn")
-    async def run_turn(self, prompt: str) -> None:
+    async def run_turn(self, prompt: str, shown: str = "") -> None:
         """Submit one turn and wait for its end; its events reach the presenter meanwhile."""
         from agent_core.protocol.ops import UserTurn
         from mewcode_tui.session_client import OpRefusedError
@@ -390,7 +390,7 @@ class MainScreen(Screen):
         assert session is not None, "turns start only once the session is open"
         self.turn_active = True
         try:
-            await session.request(UserTurn(text=prompt))
+            await session.request(UserTurn(text=prompt, shown=shown))
         except OpRefusedError as refusal:
             self.say(f"The turn did not start: {refusal}", "error")
         except MewCodeError as exc:  # the session's stream ended under the turn

@@ -200,6 +200,7 @@ class FakeRuntime:
         can_ask: bool = True,
         turn_id: str | None = None,
         images: Sequence[ImageBlock] = (),
+        shown: str = "",
     ) -> ev.TurnCompleted:
         assert events is not None, "the TUI always passes a channel"
         self.prompts.append(text)

@@ -254,7 +254,7 @@ async def test_compact_shows_progress_and_queues_prompts_typed_meanwhile(make_ap
         assert runtime.prompts == []  # held back while the history is being replaced
         runtime.release.set()
         text = await wait_for_notice(pilot, screen, "Compacted:")
-        assert text == "Compacted: 9,000 → 1,000 tokens (12 messages summarised)."
+        assert text == "Compacted: 8,000 → 700 tokens (12 messages summarised)."
         await wait_until(pilot, lambda: runtime.prompts == ["next question"])
         await wait_until(pilot, lambda: not screen.turn_active)
 

@@ -250,3 +250,26 @@ def test_disk_full_mid_write_is_a_clear_error_and_later_appends_start_fresh(path
     loaded = load_session(store.path)
     assert [m.text() for m in loaded.messages] == ["kept", "after space was freed"]
     assert any("line 3" in w and "(skipped)" in w for w in loaded.warnings)
+
+
+def test_a_session_title_is_the_users_words_without_attached_files(paths):
+    from agent_core.attached_files import file_block
+    from agent_core.events import AttachedFile
+
+    store = new_store(paths)
+    attached = file_block(AttachedFile("src/app.py", 12, 12), "print('hi')\n")
+    store.append_message(Message(role="user", content=[TextBlock("explain @src/app.py"), attached]))
+    store.close()
+    (info,) = list_sessions(paths)
+    assert info.first_prompt == "explain @src/app.py"
+
+
+def test_a_session_started_by_a_slash_command_is_titled_by_the_command(paths):
+    from agent_core.session import PromptViewRecord
+
+    store = new_store(paths)
+    store.append_record(PromptViewRecord(shown="/review the parser"))
+    store.append_message(user_text("Review the following uncommitted changes ... ```diff"))
+    store.close()
+    (info,) = list_sessions(paths)
+    assert info.first_prompt == "/review the parser"
