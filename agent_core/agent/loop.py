@@ -61,6 +61,10 @@ class RequestSource(Protocol):
 
     async def next_request(self) -> llm.ChatRequest: ...
 
+    async def compact_too_long(self) -> bool:
+        """Summarise the history now (the API refused it as too long); True if it shrank."""
+        ...
+
 
 class ResultAddenda(Protocol):
     """Text that rides after a round's tool results (loaded skill bodies)."""
@@ -85,6 +89,12 @@ class UsageSink(Protocol):
     @property
     def cost_usd(self) -> float: ...
 
+
+# The API refused a request as too long once more, after the history was summarised.
+STILL_TOO_LONG = (
+    "the prompt is too long for the model's context window, even after compacting the "
+    "conversation: use /clear to start afresh, or /compact with instructions to keep less"
+)
 
 # What the history says about a turn that stopped early (the model reads it next turn).
 CLOSING_NOTES: dict[str, str] = {
@@ -152,7 +162,7 @@ class AgentLoop:
                 if budget is not None and self.meter is not None and self.meter.cost_usd > budget:
                     raise _Stop("max_budget")
                 iterations += 1
-                message, input_errors = await self._stream_round()
+                message, input_errors = await self._answer()
                 final_text = message.text() or final_text
                 calls = message.tool_uses()
                 if not calls:
@@ -249,6 +259,23 @@ class AgentLoop:
                 ],
             )
         )
+
+    async def _answer(self) -> tuple[Message, dict[str, str]]:
+        """This round's answer; a prompt the API finds too long is compacted and sent
+        once more (docs/manual.md#sessions-and-context)."""
+        try:
+            return await self._stream_round()
+        except ProviderError as exc:
+            if exc.kind != "context_too_long":
+                raise
+            if not await self.requests.compact_too_long():
+                raise
+        try:
+            return await self._stream_round()
+        except ProviderError as exc:
+            if exc.kind != "context_too_long":
+                raise
+            raise ProviderError(exc.kind, STILL_TOO_LONG, status=exc.status) from None
 
     async def _stream_round(self) -> tuple[Message, dict[str, str]]:
         """Stream one answer into an assistant message; returns it and bad-JSON calls."""

@@ -125,10 +125,12 @@ class ContextManager:
         recent_files: Sequence[Path] = (),
         overhead_tokens: int = 0,
         before_compaction: Callable[[], Awaitable[None]] | None = None,
+        too_long: bool = False,
     ) -> CompactionOutcome | None:
         """Summarise automatically if needed. None when nothing was attempted.
 
         ``before_compaction`` runs just before a summary is made (PreCompact hooks).
+        ``too_long``: the API refused the request as too long, whatever the estimate says.
 
         ``overhead_tokens`` (system prompt + tool definitions) is used only
         while no provider usage is known yet.
@@ -136,6 +138,8 @@ class ContextManager:
         tokens = self.estimate(history, overhead_tokens)
         self.context_tokens = tokens
         reason = compaction_reason(tokens, len(history), self.budget, self.limits)
+        if too_long:
+            reason = "tokens"
         plan = self._plan(history) if reason and self.auto_enabled else None
         if plan is None:
             self._mark_sent(history)

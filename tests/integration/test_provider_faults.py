@@ -100,7 +100,8 @@ async def test_prompt_too_long_is_context_too_long(fake_llm, wire) -> None:
         [{"status": 400, "message": "prompt is too long: 210000 tokens > 200000 maximum"}]
     )
     events, err = await collect(provider_for(wire, fake_llm))
-    assert err is not None and err.kind == "context_too_long" and str(err) == "context too long"
+    assert err is not None and err.kind == "context_too_long"
+    assert str(err).startswith("the prompt is too long") and "/compact" in str(err)
     assert not err.retryable and events == []
 
 
