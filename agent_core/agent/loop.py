@@ -319,6 +319,13 @@ class AgentLoop:
                     usage = item.usage
                 elif isinstance(item, llm.Stop):
                     pass
+                elif isinstance(item, llm.RetryNotice) and item.restart:
+                    # What this attempt streamed is void: the answer comes again whole.
+                    content.clear()
+                    text_parts.clear()
+                    input_errors.clear()
+                    usage, streaming = Usage(), False
+                    await self.emit(ev.AnswerRestarted(message=item.message, delay_s=item.delay_s))
                 elif isinstance(item, llm.RetryNotice):
                     await self.emit(ev.Notice(level="warning", message=item.message))
             completed = True
