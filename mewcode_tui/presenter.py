@@ -183,7 +183,6 @@ class TurnPresenter:
             await self.log.forget(doomed)
         self._streamed = False
         self.answer.reset()
-        self.host.working("Thinking…")
         await self.say("warning", event.message)
 
     async def on_thinking_delta(self, event: ev.ThinkingDelta) -> None:

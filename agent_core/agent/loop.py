@@ -326,6 +326,7 @@ class AgentLoop:
                     input_errors.clear()
                     usage, streaming = Usage(), False
                     await self.emit(ev.AnswerRestarted(message=item.message, delay_s=item.delay_s))
+                    await self.emit(ev.Status(phase="thinking"))  # waiting for the answer again
                 elif isinstance(item, llm.RetryNotice):
                     await self.emit(ev.Notice(level="warning", message=item.message))
             completed = True

@@ -46,6 +46,7 @@ async def test_a_dropped_answer_is_retried_and_only_the_whole_one_is_kept(
 
     assert streamed(seen[:at]) == "the first ha"  # three chunks, then the cut
     assert streamed(seen[at:]) == "the whole answer, at last"
+    assert seen[at + 1] == ev.Status(phase="thinking")  # waiting again, until text comes
     assert not [e for e in seen if isinstance(e, ev.Error)]
     # Neither the history nor the session file ever held the broken half.
     texts = [m.text() for m in runtime.history]
