@@ -61,8 +61,9 @@ class RequestSource(Protocol):
 
     async def next_request(self) -> llm.ChatRequest: ...
 
-    async def compact_too_long(self) -> bool:
-        """Summarise the history now (the API refused it as too long); True if it shrank."""
+    async def too_long(self, *, compact: bool) -> bool:
+        """The API refused the request as too long: the context is full. With ``compact``,
+        summarise the history now; True if it shrank."""
         ...
 
 
@@ -268,13 +269,14 @@ class AgentLoop:
         except ProviderError as exc:
             if exc.kind != "context_too_long":
                 raise
-            if not await self.requests.compact_too_long():
+            if not await self.requests.too_long(compact=True):
                 raise
         try:
             return await self._stream_round()
         except ProviderError as exc:
             if exc.kind != "context_too_long":
                 raise
+            await self.requests.too_long(compact=False)
             raise ProviderError(exc.kind, STILL_TOO_LONG, status=exc.status) from None
 
     async def _stream_round(self) -> tuple[Message, dict[str, str]]:

@@ -73,8 +73,12 @@ class RequestBuilder:
             max_tokens=self.max_tokens,
         )
 
-    async def compact_too_long(self) -> bool:
-        """The API refused the request as too long: summarise now. True if history shrank."""
+    async def too_long(self, *, compact: bool) -> bool:
+        """The API refused the request as too long: the context figure says full, and with
+        ``compact`` the history is summarised now. True if it shrank."""
+        self.context.note_too_long(self.conversation.messages)
+        if not compact:
+            return False
         names = self.catalog.offered_names(self.session.mode)
         return await self._compact_if_needed(names, too_long=True)
 

@@ -107,6 +107,13 @@ class ContextManager:
         self._usage_at = self._sent
         self.context_tokens = usage.prompt_tokens + usage.output_tokens
 
+    def note_too_long(self, history: Sequence[Message]) -> None:
+        """The API refused ``history`` as too long: count it as filling the window at least
+        (the figure a front end shows must not say 1 % then), until a summary replaces it."""
+        full = max(self.context_window, self.estimate(history))
+        self._usage_prompt, self._usage_at = full, (len(history), history[-1] if history else None)
+        self.context_tokens = full
+
     def estimate(self, history: Sequence[Message], overhead_tokens: int = 0) -> int:
         """Input tokens of the next request: last usage + what was appended since, else an estimate.
 

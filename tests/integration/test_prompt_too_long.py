@@ -55,6 +55,7 @@ async def test_a_prompt_too_long_is_compacted_and_sent_once_more(fake_llm, proje
     retried = json.dumps(fake_llm.requests[-1].body["messages"][0])
     assert "Summary of the earlier conversation" in retried
     assert history_problems(runtime.history) == []
+    assert runtime.context_tokens < runtime.context_window
 
 
 async def test_a_second_refusal_ends_the_turn_saying_what_to_do(fake_llm, project, paths):
@@ -66,6 +67,8 @@ async def test_a_second_refusal_ends_the_turn_saying_what_to_do(fake_llm, projec
     kinds = ["summary" if is_summary_request(r.body) else "turn" for r in fake_llm.requests[3:]]
     assert kinds == ["turn", "summary", "turn"]  # once more, not again and again
     assert history_problems(runtime.history) == []
+    # The context figure says the window is full, as the API did (not 1 %).
+    assert runtime.context_tokens >= runtime.context_window
 
 
 async def test_with_nothing_to_summarise_the_refusal_says_to_compact_or_clear(
@@ -80,3 +83,4 @@ async def test_with_nothing_to_summarise_the_refusal_says_to_compact_or_clear(
     assert done.stop_reason == "error"
     assert done.error is not None and "/compact" in done.error and "/clear" in done.error
     assert len(fake_llm.requests) == 1
+    assert runtime.context_tokens >= runtime.context_window

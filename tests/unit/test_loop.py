@@ -65,7 +65,7 @@ class Requests:
         tools = h.catalog.specs(h.session.mode)
         return ChatRequest(messages=list(h.conversation.messages), tools=tools)
 
-    async def compact_too_long(self) -> bool:
+    async def too_long(self, *, compact: bool) -> bool:
         return False  # nothing to summarise with: the refusal stands
 
 
