@@ -7,6 +7,7 @@ from agent_core.messages import Message, TextBlock, user_text
 from agent_core.session import (
     CallViewRecord,
     PromptViewRecord,
+    SavedViews,
     SessionStore,
     TurnEndRecord,
     load_session,
@@ -72,3 +73,31 @@ def test_a_compaction_moves_what_it_kept_with_the_messages(paths) -> None:
     assert views.prompts == {2: "/review"}
     assert list(views.turn_ends) == [4]
     assert views.turn_ends[4].marker == "[cancelled by user]"
+
+
+def test_the_live_views_follow_a_compaction_as_the_file_does(paths) -> None:
+    from agent_core.agent.call_views import ViewKeepingSink
+
+    store = SessionStore.create(paths, model="m", provider="p", env={})
+    views = SavedViews()
+    sink = ViewKeepingSink(store, lambda: views, 0)
+    first = [user_text("first"), Message(role="assistant", content=[TextBlock("done")])]
+    review = user_text("You are reviewing this diff: ...")
+    marker = Message(role="assistant", content=[TextBlock("[cancelled by user]")])
+
+    def record(view: PromptViewRecord | TurnEndRecord, messages: int) -> None:
+        views.note(view, messages)  # as CallViewRecorder does: in memory and in the file
+        store.append_record(view)
+
+    for message in first:
+        sink.append_message(message)
+    record(PromptViewRecord(shown="/review"), 2)
+    sink.append_message(review)
+    sink.append_message(marker)
+    record(TurnEndRecord(stop_reason="cancelled", marker="[cancelled by user]"), 4)
+    sink.append_compaction(build_compacted_history("the summary", "", [review, marker]), 10, 5)
+    store.close()
+    loaded = load_session(store.path).views
+    assert views.prompts == {2: "/review"} and list(views.turn_ends) == [4]
+    assert loaded.prompts == views.prompts  # the file reads back the same positions
+    assert list(loaded.turn_ends) == [4]
