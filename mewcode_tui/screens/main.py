@@ -95,6 +95,7 @@ class MainScreen(Screen):
         self.transcript = Transcript()
         self._presenter: TurnPresenter | None = None
         self.pending: list[str] = []  # prompts waiting for the runtime or the running turn
+        self._queued_shown: dict[str, str] = {}  # a queued expansion -> what the user typed
         self.turn_active = False  # a turn, or a command run by run_exclusive, holds the session
         self._turn_started: float | None = None
         self._quit_armed_at: float | None = None  # when Ctrl+C last asked "again to quit"
@@ -170,6 +171,8 @@ class MainScreen(Screen):
         """Start a turn now, or queue it until the session is free."""
         if self.session is None or self.turn_active:
             self.pending.append(prompt)
+            if shown:
+                self._queued_shown[prompt] = shown
             waiting = "the session starts" if self.session is None else "this turn ends"
             self.app.notify(f"Queued: sent when {waiting}.", timeout=3)
             return
@@ -288,7 +291,8 @@ class MainScreen(Screen):
     def _next_turn(self) -> None:
         if self.pending and self.session is not None and not self.turn_active:
             prompt = self.pending.pop(0)
-            self.run_worker(self.send_prompt(prompt), group="send")
+            shown = self._queued_shown.pop(prompt, None)
+            self.run_worker(self.send_prompt(prompt, shown), group="send")
 
     async def set_mode(self, mode: Mode) -> bool:
         """Ask for ``mode``; False (and an error notice) when the session refuses it.
@@ -410,6 +414,7 @@ class MainScreen(Screen):
         if self.pending:
             self.app.notify(f"Dropped {len(self.pending)} queued message(s).", timeout=3)
             self.pending.clear()
+            self._queued_shown.clear()
         self.status.phase = "cancelling"
         if self.session is not None:
             self.run_worker(self._interrupt(), group="interrupt")
