@@ -9,7 +9,7 @@ from agent_core.usage import Usage
 from mewcode_tui.transcript import AssistantEntry, NoticeEntry, ThinkingEntry
 from mewcode_tui.widgets.assistant_view import AssistantMessageView, AssistantTextView
 from mewcode_tui.widgets.message_view import UserMessageView
-from tests.tui.conftest import run_one_turn, wait_until
+from tests.tui.conftest import run_one_turn, session_started, wait_until
 from tests.tui.fakes import FakeRuntime, paced_answer, plain_answer, shown_answer
 
 ANSWER = "# Result\n\nHere is `code`:\n\n```python\nprint('hi')\n```\n\nDone, **bold** end."
@@ -163,8 +163,7 @@ async def test_an_answer_restarted_after_a_dropped_stream_replaces_the_half_show
     runtime = FakeRuntime(project, [script])
     app = make_app(runtime)
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = app.main_screen
-        await wait_until(pilot, lambda: screen.session is not None)
+        screen = await session_started(pilot, app)
         await pilot.press(*"hello", "enter")
         await wait_until(pilot, lambda: "and then" in shown_answer(app)())
         shown["half"] = True

@@ -7,7 +7,7 @@ import asyncio
 from agent_core import events as ev
 from agent_core.usage import Usage
 from mewcode_tui.transcript import UserEntry
-from tests.tui.conftest import wait_until
+from tests.tui.conftest import session_started, wait_until
 from tests.tui.fakes import FakeRuntime
 from tests.tui.test_session_commands import command
 
@@ -23,8 +23,7 @@ async def test_a_queued_init_shows_and_is_sent_as_typed(make_app, project):
     runtime = FakeRuntime(project, [slow])
     app = make_app(runtime)
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = app.main_screen
-        await wait_until(pilot, lambda: screen.session is not None)
+        screen = await session_started(pilot, app)
         await pilot.press(*"first", "enter")
         await wait_until(pilot, lambda: screen.turn_active)
         await command(pilot, screen, "/init")
