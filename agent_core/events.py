@@ -442,10 +442,21 @@ class McpServerList(_Event, tag="mcp.list"):
     servers: list[McpServerStatus]
 
 
+class AnswerRestarted(_Event, tag="answer.restarted"):
+    """The stream failed mid-answer and the request is sent again after ``delay_s``: the
+    text and thinking streamed since this round's answer began are void (a front end
+    removes them; the history never held them), and the answer streams again from its
+    start. ``message`` says why, e.g. "the connection dropped mid-answer, retrying in 2 s"."""
+
+    message: str
+    delay_s: float
+
+
 Event = (
     TurnStarted
     | MessageDelta
     | ThinkingDelta
+    | AnswerRestarted
     | AssistantMessage
     | ToolCall
     | PermissionDecision

@@ -135,7 +135,7 @@ class HeadlessPrinter:
         sid = self.session.session_id
         if self.trail is not None:
             self.trail.handle(event)
-        if isinstance(event, ev.Notice) and self.format != "stream-json":
+        if isinstance(event, ev.Notice | ev.AnswerRestarted) and self.format != "stream-json":
             say(self.err, f"warning: {event.message}")
         if self.format != "stream-json":
             return

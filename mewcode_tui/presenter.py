@@ -61,6 +61,7 @@ class TurnPresenter:
         self.log = log
         self.status = status
         self._streamed = False  # did the current message arrive as deltas?
+        self._answer_from: int | None = None  # where this round's streamed entries begin
         self._todo: TodoEntry | None = None
         self._error_shown = False  # the loop sends Error, then TurnCompleted(error)
         self.answer = AnswerStream(transcript, log)
@@ -111,6 +112,8 @@ class TurnPresenter:
                 await self.on_turn_completed(event)
             case ev.OpRefused():
                 await self.say("warning", event.reason)
+            case ev.AnswerRestarted():
+                await self.on_answer_restarted(event)
             case (
                 ev.SessionOpened()
                 | ev.ModelChanged()
@@ -160,12 +163,32 @@ class TurnPresenter:
         if (view := self.log.view(entry)) is not None:
             await view.entry_changed()
 
+    def _answer_begins(self) -> None:
+        if self._answer_from is None:
+            self._answer_from = len(self.transcript.entries)
+
     async def on_message_delta(self, event: ev.MessageDelta) -> None:
         self.host.working(None)  # the answer itself shows that something is happening
+        self._answer_begins()
         self._streamed = True
         self.answer.add(event.text)
 
+    async def on_answer_restarted(self, event: ev.AnswerRestarted) -> None:
+        """The stream broke mid-answer and starts again: take away what it had shown."""
+        start, self._answer_from = self._answer_from, None
+        if start is not None:
+            doomed = [
+                e
+                for e in self.transcript.entries[start:]
+                if isinstance(e, AssistantEntry | ThinkingEntry)
+            ]
+            await self.log.forget(doomed)
+        self._streamed = False
+        self.answer.reset()
+        await self.say("warning", event.message)
+
     async def on_thinking_delta(self, event: ev.ThinkingDelta) -> None:
+        self._answer_begins()
         self._streamed = True
         entry, new = self.transcript.open_thinking()
         entry.chunks.append(event.text)
@@ -189,6 +212,7 @@ class TurnPresenter:
                 await self.log.append_all(entries)
         await self._finish_streams()
         self._streamed = False
+        self._answer_from = None
         self.answer.reset()
         self.transcript.end_round()
 

@@ -17,7 +17,7 @@ from agent_core.agent.loop import CLOSING_NOTES
 from agent_core.call_status import CallStatus, call_status
 from agent_core.errors import MewCodeError
 from agent_core.session.loader import SavedViews
-from agent_core.session.records import CallViewRecord, Record, TurnEndRecord
+from agent_core.session.records import CallViewRecord, PromptViewRecord, Record, TurnEndRecord
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -73,6 +73,10 @@ class CallViewRecorder:
             if event.stop_reason in CLOSING_NOTES:
                 self._write(self._turn_end(event))
 
+    def typed(self, shown: str) -> None:
+        """The prompt appended next is the expansion of what the user typed, ``shown``."""
+        self._write(PromptViewRecord(shown=shown))
+
     @staticmethod
     def _ended(view: CallViewRecord, status: CallStatus) -> CallViewRecord:
         """The record with the status a finished call has (never one still running)."""
@@ -88,7 +92,7 @@ class CallViewRecorder:
             stop_reason=event.stop_reason, error=event.error or "", marker=marker if added else ""
         )
 
-    def _write(self, record: CallViewRecord | TurnEndRecord) -> None:
+    def _write(self, record: CallViewRecord | TurnEndRecord | PromptViewRecord) -> None:
         self._views.note(record, len(self._conversation.messages))
         try:
             self._sink.append_record(record)
@@ -97,18 +101,21 @@ class CallViewRecorder:
 
 
 class ViewKeepingSink:
-    """The session store as the conversation's sink; a compaction also makes the
-    session's saved views forget where early-stopped turns were."""
+    """The session store as the conversation's sink; a compaction also moves what the
+    session's saved views say of the messages it kept (and forgets the rest)."""
 
-    def __init__(self, store: HistorySink, views: Callable[[], SavedViews]) -> None:
+    def __init__(self, store: HistorySink, views: Callable[[], SavedViews], length: int) -> None:
         self._store = store
         self._views = views
+        self._length = length  # messages in the history, as the file reads back
 
     def append_message(self, message: Message, /) -> None:
         self._store.append_message(message)
+        self._length += 1
 
     def append_compaction(
         self, history: list[Message], tokens_before: int, tokens_after: int, /
     ) -> None:
         self._store.append_compaction(history, tokens_before, tokens_after)
-        self._views().compacted()
+        self._views().compacted(self._length, history)
+        self._length = len(history)

@@ -62,6 +62,11 @@ class RequestSource(Protocol):
 
     async def next_request(self) -> llm.ChatRequest: ...
 
+    async def too_long(self, *, compact: bool) -> bool:
+        """The API refused the request as too long: the context is full. With ``compact``,
+        summarise the history now; True if it shrank."""
+        ...
+
 
 class ResultAddenda(Protocol):
     """Text that rides after a round's tool results (loaded skill bodies)."""
@@ -86,6 +91,12 @@ class UsageSink(Protocol):
     @property
     def cost_usd(self) -> float: ...
 
+
+# The API refused a request as too long once more, after the history was summarised.
+STILL_TOO_LONG = (
+    "the prompt is too long for the model's context window, even after compacting the "
+    "conversation: use /clear to start afresh, or /compact with instructions to keep less"
+)
 
 # What the history says about a turn that stopped early (the model reads it next turn).
 CLOSING_NOTES: dict[str, str] = {
@@ -151,7 +162,7 @@ class AgentLoop:
                     raise _Stop("max_iterations")
                 self._check_budget()
                 iterations += 1
-                message, input_errors = await self._stream_round()
+                message, input_errors = await self._answer()
                 final_text = message.text() or final_text
                 calls = message.tool_uses()
                 if not calls:
@@ -262,6 +273,24 @@ class AgentLoop:
             )
         )
 
+    async def _answer(self) -> tuple[Message, dict[str, str]]:
+        """This round's answer; a prompt the API finds too long is compacted and sent
+        once more (docs/manual.md#sessions-and-context)."""
+        try:
+            return await self._stream_round()
+        except ProviderError as exc:
+            if exc.kind != "context_too_long":
+                raise
+            if not await self.requests.too_long(compact=True):
+                raise
+        try:
+            return await self._stream_round()
+        except ProviderError as exc:
+            if exc.kind != "context_too_long":
+                raise
+            await self.requests.too_long(compact=False)
+            raise ProviderError(exc.kind, STILL_TOO_LONG, status=exc.status) from None
+
     async def _stream_round(self) -> tuple[Message, dict[str, str]]:
         """Stream one answer into an assistant message; returns it and bad-JSON calls."""
         request = await self.requests.next_request()
@@ -304,6 +333,14 @@ class AgentLoop:
                     usage = item.usage
                 elif isinstance(item, llm.Stop):
                     pass
+                elif isinstance(item, llm.RetryNotice) and item.restart:
+                    # What this attempt streamed is void: the answer comes again whole.
+                    content.clear()
+                    text_parts.clear()
+                    input_errors.clear()
+                    usage, streaming = Usage(), False
+                    await self.emit(ev.AnswerRestarted(message=item.message, delay_s=item.delay_s))
+                    await self.emit(ev.Status(phase="thinking"))  # waiting for the answer again
                 elif isinstance(item, llm.RetryNotice):
                     await self.emit(ev.Notice(level="warning", message=item.message))
             completed = True

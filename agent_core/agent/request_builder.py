@@ -73,7 +73,16 @@ class RequestBuilder:
             max_tokens=self.max_tokens,
         )
 
-    async def _compact_if_needed(self, tool_names: list[str]) -> None:
+    async def too_long(self, *, compact: bool) -> bool:
+        """The API refused the request as too long: the context figure says full, and with
+        ``compact`` the history is summarised now. True if it shrank."""
+        self.context.note_too_long(self.conversation.messages)
+        if not compact:
+            return False
+        names = self.catalog.offered_names(self.session.mode)
+        return await self._compact_if_needed(names, too_long=True)
+
+    async def _compact_if_needed(self, tool_names: list[str], *, too_long: bool = False) -> bool:
         outcome = await self.context.before_round(
             self.conversation.messages,
             provider=self.provider,
@@ -81,9 +90,10 @@ class RequestBuilder:
             recent_files=recent_files(self.file_stamps),
             overhead_tokens=self.facts.overhead_tokens,
             before_compaction=self.before_compaction,
+            too_long=too_long,
         )
         if outcome is None:
-            return
+            return False
         if outcome.compacted:
             self.conversation.replace(
                 outcome.new_history, outcome.tokens_before, outcome.tokens_after
@@ -98,3 +108,4 @@ class RequestBuilder:
             )
         elif outcome.warning:
             await self.emit(ev.Notice(level="warning", message=outcome.warning))
+        return outcome.compacted

@@ -168,7 +168,7 @@ class Runtime:
     def _attach(self, store: SessionStore, history: list[Message]) -> None:
         self.store = store
         self.conversation = Conversation(
-            history, sink=ViewKeepingSink(store, lambda: self.saved_views)
+            history, sink=ViewKeepingSink(store, lambda: self.saved_views, len(history))
         )
         limits = self.settings.limits
         info = model_info(self.provider.model)
@@ -291,17 +291,18 @@ class Runtime:
         can_ask: bool = True,
         turn_id: str | None = None,
         images: Sequence[ImageBlock] = (),
+        shown: str = "",
     ) -> ev.TurnCompleted:
         """Run one user turn; events go to ``events`` (each send waits for the consumer).
 
         ``images`` ride with the prompt as they are (``turn_images`` checked and fitted them).
+        ``shown`` is what the user typed when ``text`` is its expansion: a resume shows it.
         """
         turn_id = turn_id or f"turn_{next(_turn_ids)}"
         if self.running:
             raise RuntimeError("a turn is already running")
-        emit = turn_emitter(
-            events, CallViewRecorder(self.store, self.conversation, self.saved_views)
-        )
+        recorder = CallViewRecorder(self.store, self.conversation, self.saved_views)
+        emit = turn_emitter(events, recorder)
         hooks = self.hooks.for_turn(emit)
         submitted = await hooks.prompt_submitted(text)
         if submitted.blocked or submitted.stop:
@@ -326,6 +327,8 @@ class Runtime:
             text, self.cwd, self.gate, self.settings.limits, submitted.context
         )
         attached.blocks[:0] = images  # the images first, then the files the text mentions
+        if shown and shown != text:
+            recorder.typed(shown)  # the loop appends the prompt next
         return await self._run_task(loop.run(turn_id, prompt, attached))
 
     async def run_shell(

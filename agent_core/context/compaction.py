@@ -95,6 +95,16 @@ def is_summary(msg: Message) -> bool:
     return msg.role == "user" and msg.text().startswith(SUMMARY_PREAMBLE)
 
 
+def summary_head(history: Sequence[Message]) -> int:
+    """How many messages at the start of ``history`` a compaction put there (summary, ack)."""
+    head = 0
+    for msg in history[:2]:
+        if not (is_summary(msg) if head == 0 else _is_ack(msg)):
+            break
+        head += 1
+    return head
+
+
 def plan_split(
     history: Sequence[Message],
     budget: int,

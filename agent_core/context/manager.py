@@ -43,8 +43,22 @@ class CompactionError(MewCodeError):
     """A manual compaction could not run or failed."""
 
 
+class SummaryNotSmaller(SummaryError):
+    """The summary came back no smaller than the messages it would replace."""
+
+    def __init__(self, summary_tokens: int, replaced_tokens: int) -> None:
+        super().__init__(
+            f"not compacted: the summary ({summary_tokens:,} tokens) would not be smaller "
+            f"than what it replaces ({replaced_tokens:,})"
+        )
+
+
 class CompactionOutcome(msgspec.Struct):
-    """What a compaction attempt produced; ``compacted`` False means history is unchanged."""
+    """What a compaction attempt produced; ``compacted`` False means history is unchanged.
+
+    ``tokens_before`` and ``tokens_after`` are both estimates (characters / 4, the same
+    count on each side), so they compare; the provider's count covers only the old history.
+    """
 
     new_history: list[Message]
     tokens_before: int
@@ -93,6 +107,13 @@ class ContextManager:
         self._usage_at = self._sent
         self.context_tokens = usage.prompt_tokens + usage.output_tokens
 
+    def note_too_long(self, history: Sequence[Message]) -> None:
+        """The API refused ``history`` as too long: count it as filling the window at least
+        (the figure a front end shows must not say 1 % then), until a summary replaces it."""
+        full = max(self.context_window, self.estimate(history))
+        self._usage_prompt, self._usage_at = full, (len(history), history[-1] if history else None)
+        self.context_tokens = full
+
     def estimate(self, history: Sequence[Message], overhead_tokens: int = 0) -> int:
         """Input tokens of the next request: last usage + what was appended since, else an estimate.
 
@@ -111,10 +132,12 @@ class ContextManager:
         recent_files: Sequence[Path] = (),
         overhead_tokens: int = 0,
         before_compaction: Callable[[], Awaitable[None]] | None = None,
+        too_long: bool = False,
     ) -> CompactionOutcome | None:
         """Summarise automatically if needed. None when nothing was attempted.
 
         ``before_compaction`` runs just before a summary is made (PreCompact hooks).
+        ``too_long``: the API refused the request as too long, whatever the estimate says.
 
         ``overhead_tokens`` (system prompt + tool definitions) is used only
         while no provider usage is known yet.
@@ -122,6 +145,8 @@ class ContextManager:
         tokens = self.estimate(history, overhead_tokens)
         self.context_tokens = tokens
         reason = compaction_reason(tokens, len(history), self.budget, self.limits)
+        if too_long:
+            reason = "tokens"
         plan = self._plan(history) if reason and self.auto_enabled else None
         if plan is None:
             self._mark_sent(history)
@@ -129,12 +154,15 @@ class ContextManager:
         if before_compaction is not None:
             await before_compaction()
         try:
+            # Forced by the message cap, fewer messages is the gain, even if not fewer tokens.
             outcome = await self._summarise(
-                plan, provider, tool_names, recent_files, "", "auto", tokens, overhead_tokens
-            )
+                plan, provider, tool_names, recent_files, "", "auto", overhead_tokens,
+                smaller=reason == "tokens",
+            )  # fmt: skip
         except SummaryError as exc:
             self.failures += 1
-            warning = f"context compaction failed: {exc}"
+            not_smaller = isinstance(exc, SummaryNotSmaller)
+            warning = str(exc) if not_smaller else f"context compaction failed: {exc}"
             if self.failures >= MAX_FAILURES:
                 self.auto_enabled = False
                 warning = (
@@ -172,9 +200,10 @@ class ContextManager:
                 recent_files,
                 instructions,
                 "manual",
-                tokens,
                 overhead_tokens,
             )
+        except SummaryNotSmaller as exc:
+            return CompactionOutcome(history, tokens, tokens, compacted=False, warning=str(exc))
         except SummaryError as exc:
             raise CompactionError(f"compaction failed: {exc}") from None
         self.failures = 0
@@ -223,9 +252,12 @@ class ContextManager:
         recent_files: Sequence[Path],
         instructions: str,
         trigger: Trigger,
-        tokens_before: int,
         overhead_tokens: int,
+        *,
+        smaller: bool = True,
     ) -> CompactionOutcome:
+        """The summary and the history it makes; with ``smaller``, SummaryNotSmaller unless
+        that history is smaller than the one it replaces."""
         if self.pre_compact is not None:
             extra = await self.pre_compact(trigger, instructions)
             if extra:
@@ -235,8 +267,14 @@ class ContextManager:
         )
         restore = restore_block(read_snapshots(recent_files), list(tool_names))
         new_history = build_compacted_history(summary.text, restore, plan.recent)
+        # Both sides estimated: the provider counted only the old history.
+        replaced = estimate_message_tokens(plan.older)
+        replacement = estimate_message_tokens(new_history[: len(new_history) - len(plan.recent)])
+        if smaller and replacement >= replaced:
+            raise SummaryNotSmaller(replacement, replaced)
+        kept = overhead_tokens + estimate_message_tokens(plan.recent)
+        tokens_before, after = kept + replaced, kept + replacement
         self._usage_at = None  # the old figures describe a history that is gone
-        after = overhead_tokens + estimate_message_tokens(new_history)
         self.context_tokens = after
         warning = None
         if summary.dropped_groups:

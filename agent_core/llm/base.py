@@ -75,10 +75,15 @@ class Stop(msgspec.Struct, frozen=True, tag="stop"):
 
 
 class RetryNotice(msgspec.Struct, frozen=True, tag="retry"):
-    """A failed attempt will be retried after ``delay_s`` seconds (nothing was streamed yet)."""
+    """A failed attempt will be retried after ``delay_s`` seconds.
+
+    ``restart``: the attempt had streamed part of an answer; what it streamed is void and
+    the answer starts again from its beginning.
+    """
 
     message: str  # e.g. "rate limited, retrying in 4 s"
     delay_s: float
+    restart: bool = False
 
 
 StreamEvent = (

@@ -28,6 +28,10 @@ _TYPE_STATUS = {
     "not_found_error": 404,
 }
 MAX_DETAIL = 200
+TOO_LONG = (
+    "the prompt is too long for the model's context window: run /compact to summarise the "
+    "conversation, or /clear to start afresh"
+)
 
 
 def dropped() -> ProviderError:
@@ -119,7 +123,7 @@ def status_error(
     if status == 529 or error_type == "overloaded_error":
         return make("overloaded", "the API is overloaded", True)
     if status in (400, 413) and (_TOO_LONG.search(message) or code == "context_length_exceeded"):
-        return make("context_too_long", "context too long")
+        return make("context_too_long", TOO_LONG)
     if status >= 500:
         return make("server", f"the API had a server error ({status})", True)
     if status in (408, 409):

@@ -1,4 +1,8 @@
-"""Retrying a streamed request: exponential backoff, only before anything was streamed."""
+"""Retrying a streamed request with exponential backoff (docs/manual.md#retries).
+
+A failure after part of the answer was streamed (the connection dropped mid-answer) is
+retried too: the notice then says ``restart``, and the consumer drops what it had.
+"""
 
 from __future__ import annotations
 
@@ -36,8 +40,8 @@ async def with_retries(
 ) -> AsyncIterator[StreamEvent]:
     """Run ``attempt`` until it completes, retrying retryable errors up to ``retries`` times.
 
-    Once an event has been passed on, a failure is final: replaying half an answer
-    would duplicate text the user already saw.
+    A retry after events were passed on is a ``restart``: the answer comes again from its
+    start, and the consumer must drop what it had (else the text would be doubled).
     """
     failures = 0
     while True:
@@ -48,9 +52,9 @@ async def with_retries(
                 yield event
             return
         except ProviderError as err:
-            if streamed or not err.retryable or failures >= retries:
+            if not err.retryable or failures >= retries:
                 raise
             delay = backoff_delay(failures, backoff_base, err.retry_after)
             failures += 1
-            yield RetryNotice(retry_message(err, delay), delay)
+            yield RetryNotice(retry_message(err, delay), delay, restart=streamed)
             await sleep(delay)

@@ -21,8 +21,9 @@ if TYPE_CHECKING:
     from agent_core.session.loader import SavedViews
 
 
-def history_item(message: Message) -> ev.HistoryItem:
-    """One message as a reader sees it."""
+def history_item(message: Message, typed: str = "") -> ev.HistoryItem:
+    """One message as a reader sees it; ``typed`` is what the user typed for it, when the
+    message holds its expansion (a slash command's prompt)."""
     from agent_core.attached_files import attachments_of
     from agent_core.context.compaction import ACK_TEXT, is_summary
 
@@ -32,7 +33,9 @@ def history_item(message: Message) -> ev.HistoryItem:
         return ev.HistoryItem(message, shown_as="summary_ack")
     if message.role == "user":
         words, attached = attachments_of(message)
-        return ev.HistoryItem(message, words=words, attached=attached)
+        return ev.HistoryItem(
+            message, words=[typed] if typed and words else words, attached=attached
+        )
     return ev.HistoryItem(message)
 
 
@@ -61,7 +64,8 @@ def report_of(
     history: Sequence[Message], views: SavedViews | None = None, op_id: str = ""
 ) -> ev.HistoryReport:
     """The report for ``history`` and what the live view showed of it (if saved)."""
-    items = [history_item(message) for message in history]
+    typed = views.prompts if views is not None else {}
+    items = [history_item(message, typed.get(i, "")) for i, message in enumerate(history)]
     _shell_items(history, items, views)
     return ev.HistoryReport(
         op_id=op_id,

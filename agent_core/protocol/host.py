@@ -448,7 +448,12 @@ class SessionHost:
                     op.command, channel, can_ask=self.can_ask, turn_id=op.id
                 )
             return await self.runtime.run_turn(
-                op.text, channel, can_ask=self.can_ask, turn_id=op.id, images=images
+                op.text,
+                channel,
+                can_ask=self.can_ask,
+                turn_id=op.id,
+                images=images,
+                shown=op.shown,
             )
         except asyncio.CancelledError:
             if self._closed:

@@ -166,8 +166,11 @@ class HostedRuntime(Protocol):
         can_ask: bool = True,
         turn_id: str | None = None,
         images: Sequence[ImageBlock] = (),
+        shown: str = "",
     ) -> ev.TurnCompleted:
-        """Run one user turn (``images`` after its text); its events go to ``events``."""
+        """Run one user turn (``images`` after its text); its events go to ``events``.
+
+        ``shown`` is what the user typed when ``text`` is its expansion (``/review``)."""
         ...
 
     async def run_shell(

@@ -34,6 +34,7 @@ class UserTurn(Op, tag="user_turn"):
 
     text: str
     attachments: list[ImageBlock] = []
+    shown: str = ""  # what the user typed, when ``text`` is its expansion ("/review")
 
 
 class ShellCommand(Op, tag="shell_command"):

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
         CustomRecord,
         MessageRecord,
         MetaRecord,
+        PromptViewRecord,
         Record,
         TurnEndRecord,
     )
@@ -36,6 +37,7 @@ __all__ = [
     "LoadedSession",
     "MessageRecord",
     "MetaRecord",
+    "PromptViewRecord",
     "Record",
     "SavedViews",
     "SessionInfo",
@@ -61,6 +63,7 @@ _HOMES = {
     "LoadedSession": "loader",
     "MessageRecord": "records",
     "MetaRecord": "records",
+    "PromptViewRecord": "records",
     "Record": "records",
     "SavedViews": "loader",
     "SessionInfo": "listing",

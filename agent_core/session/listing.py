@@ -8,8 +8,7 @@ from pathlib import Path
 import msgspec
 
 from agent_core.config.paths import MewcodePaths
-from agent_core.messages import TextBlock
-from agent_core.session.records import MessageRecord, decode_record
+from agent_core.session.records import MessageRecord, PromptViewRecord, decode_record
 
 _HEAD_LINES = 12
 _PROMPT_CHARS = 200
@@ -100,7 +99,11 @@ def _mtime(entry: os.DirEntry[str]) -> float:
 
 
 def _first_prompt(path: Path) -> str:
-    """The first user text in the head of the file, on one line."""
+    """The user's first words in the head of the file, on one line: what they typed (the
+    slash command, not its expansion), without the files an @-mention attached."""
+    from agent_core.attached_files import attachments_of
+
+    typed = ""
     with open(path, "rb") as fh:
         for _ in range(_HEAD_LINES):
             line = fh.readline()
@@ -110,11 +113,15 @@ def _first_prompt(path: Path) -> str:
                 record = decode_record(line)
             except (msgspec.DecodeError, msgspec.ValidationError):
                 continue
-            if isinstance(record, MessageRecord) and record.message.role == "user":
-                texts = [b.text for b in record.message.content if isinstance(b, TextBlock)]
-                text = " ".join(" ".join(texts).split())
-                if text:
-                    return text[:_PROMPT_CHARS]
+            if isinstance(record, PromptViewRecord):
+                typed = record.shown
+            elif isinstance(record, MessageRecord):
+                if record.message.role == "user":
+                    words, _ = attachments_of(record.message)
+                    text = " ".join((typed if typed and words else " ".join(words)).split())
+                    if text:
+                        return text[:_PROMPT_CHARS]
+                typed = ""  # it named the message that followed it only
     return ""
 
 

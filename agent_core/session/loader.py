@@ -14,6 +14,7 @@ from agent_core.session.records import (
     CustomRecord,
     MessageRecord,
     MetaRecord,
+    PromptViewRecord,
     TurnEndRecord,
     decode_record,
 )
@@ -22,22 +23,34 @@ from agent_core.session.repair import repair_history
 
 
 class SavedViews(msgspec.Struct):
-    """What the live view showed beyond the messages: each call's ending, by call id, and
-    the turns that stopped early, by how many messages came before the stop."""
+    """What the live view showed beyond the messages: each call's ending, by call id, the
+    turns that stopped early, by how many messages came before the stop, and the words
+    typed for an expanded prompt, by the index of the message holding it."""
 
     calls: dict[str, CallViewRecord] = {}
     turn_ends: dict[int, TurnEndRecord] = {}
+    prompts: dict[int, str] = {}
 
-    def note(self, record: CallViewRecord | TurnEndRecord, messages: int) -> None:
+    def note(
+        self, record: CallViewRecord | TurnEndRecord | PromptViewRecord, messages: int
+    ) -> None:
         """Keep ``record``, written when the history held ``messages`` messages."""
         if isinstance(record, CallViewRecord):
             self.calls[record.call_id] = record
+        elif isinstance(record, PromptViewRecord):
+            self.prompts[messages] = record.shown  # the message appended next holds it
         else:
             self.turn_ends[messages] = record
 
-    def compacted(self) -> None:
-        """A compaction replaced the history: the turn ends' positions were in the old one."""
-        self.turn_ends.clear()
+    def compacted(self, old_length: int, history: list[Message]) -> None:
+        """A compaction replaced ``old_length`` messages by ``history``: its summary, then
+        the most recent messages kept as they were. What was said of a kept message moves
+        with it; what was said of a summarised one goes."""
+        from agent_core.context.compaction import summary_head
+
+        shift, head = len(history) - old_length, summary_head(history)
+        self.turn_ends = {n + shift: end for n, end in self.turn_ends.items() if n + shift > head}
+        self.prompts = {i + shift: words for i, words in self.prompts.items() if i + shift >= head}
 
 
 class LoadedSession(msgspec.Struct):
@@ -77,9 +90,9 @@ def load_session(path: Path) -> LoadedSession:
         if isinstance(record, MessageRecord):
             messages.append(_sendable(record.message))
         elif isinstance(record, CompactionRecord):
+            views.compacted(len(messages), record.history)
             messages = [_sendable(m) for m in record.history]
-            views.compacted()
-        elif isinstance(record, CallViewRecord | TurnEndRecord):
+        elif isinstance(record, CallViewRecord | TurnEndRecord | PromptViewRecord):
             views.note(record, len(messages))
         elif isinstance(record, MetaRecord):
             meta = meta or record

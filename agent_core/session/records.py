@@ -82,8 +82,21 @@ class TurnEndRecord(_Record, tag="turn_end"):
     marker: str = ""
 
 
+class PromptViewRecord(_Record, tag="prompt_view"):
+    """What the user typed for the prompt the next message holds, when that message is its
+    expansion (``/review`` sends a long prompt): a resumed session shows these words."""
+
+    shown: str
+
+
 Record = (
-    MetaRecord | MessageRecord | CompactionRecord | CustomRecord | CallViewRecord | TurnEndRecord
+    MetaRecord
+    | MessageRecord
+    | CompactionRecord
+    | CustomRecord
+    | CallViewRecord
+    | TurnEndRecord
+    | PromptViewRecord
 )
 
 _encoder = msgspec.json.Encoder()

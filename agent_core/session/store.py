@@ -24,6 +24,7 @@ from agent_core.session.records import (
     CustomRecord,
     MessageRecord,
     MetaRecord,
+    PromptViewRecord,
     Record,
     TurnEndRecord,
     encode_record,
@@ -304,6 +305,8 @@ class SessionStore:
             )
         if isinstance(record, TurnEndRecord):
             return msgspec.structs.replace(record, error=self._redactor.text(record.error))
+        if isinstance(record, PromptViewRecord):
+            return msgspec.structs.replace(record, shown=self._redactor.text(record.shown))
         if isinstance(record, CustomRecord):
             return CustomRecord(
                 ts=record.ts, name=record.name, data=self._redactor.value(record.data)

@@ -127,8 +127,6 @@ def compact(host: SessionHost, args: str) -> None:
 
 
 async def _compact(host: SessionHost, session: SessionClient, instructions: str) -> None:
-    # Before and after are the figure /context, /status and the status bar show.
-    before = session.snapshot().context_tokens
     try:
         answer = await session.request(ops.Compact(instructions=instructions))
     except MewCodeError as exc:  # "nothing to compact yet...", a failed summary request
@@ -140,8 +138,13 @@ async def _compact(host: SessionHost, session: SessionClient, instructions: str)
         return
     # Not compacted (op.done): the session told why in a notice the screen shows.
     if isinstance(answer, ev.Compaction):
-        after = _show_context_estimate(host, session)
-        summarised = answer.summarised_messages
+        # Both figures are estimates, counted the same way (the status bar's figure after).
+        _show_context_estimate(host, session)
+        before, after, summarised = (
+            answer.tokens_before,
+            answer.tokens_after,
+            answer.summarised_messages,
+        )
         host.say(
             f"Compacted: {before:,} → {after:,} tokens "
             f"({summarised} message{'' if summarised == 1 else 's'} summarised)."

@@ -97,6 +97,7 @@ class MainScreen(Screen):
         self.transcript = Transcript()
         self._presenter: TurnPresenter | None = None
         self.pending: list[str] = []  # prompts waiting for the runtime or the running turn
+        self._queued_shown: dict[str, str] = {}  # a queued expansion -> what the user typed
         self.turn_active = False  # a turn, or a command run by run_exclusive, holds the session
         self._turn_started: float | None = None
         self._quit_armed_at: float | None = None  # when Ctrl+C last asked "again to quit"
@@ -172,11 +173,13 @@ class MainScreen(Screen):
         """Start a turn now, or queue it until the session is free."""
         if self.session is None or self.turn_active:
             self.pending.append(prompt)
+            if shown:
+                self._queued_shown[prompt] = shown
             waiting = "the session starts" if self.session is None else "this turn ends"
             self.app.notify(f"Queued: sent when {waiting}.", timeout=3)
             return
         await self.chat.append(self.transcript.add(UserEntry(shown or prompt)))
-        self.run_turn(prompt)
+        self.run_turn(prompt, shown or "")
 
     # --- the session: opened by the starter, then ops in and events out ---------
 
@@ -291,7 +294,8 @@ class MainScreen(Screen):
     def _next_turn(self) -> None:
         if self.pending and self.session is not None and not self.turn_active:
             prompt = self.pending.pop(0)
-            self.run_worker(self.send_prompt(prompt), group="send")
+            shown = self._queued_shown.pop(prompt, None)
+            self.run_worker(self.send_prompt(prompt, shown), group="send")
 
     async def set_mode(self, mode: Mode) -> bool:
         """Ask for ``mode``; False (and an error notice) when the session refuses it.
@@ -384,9 +388,9 @@ class MainScreen(Screen):
     # --- turns ---------------------------------------------------------------
 
     @work(group="turn")
-    async def run_turn(self, prompt: str, op: Op | None = None) -> None:
-        """Submit one turn (``op``, else a user turn with ``prompt``) and wait for its end;
-        its events reach the presenter meanwhile."""
+    async def run_turn(self, prompt: str, shown: str = "", op: Op | None = None) -> None:
+        """Submit one turn (``op``, else a user turn with ``prompt``, ``shown`` being what
+        the user typed for it) and wait for its end; its events reach the presenter."""
         from agent_core.protocol.ops import UserTurn
         from mewcode_tui.session_client import OpRefusedError
 
@@ -394,7 +398,7 @@ class MainScreen(Screen):
         assert session is not None, "turns start only once the session is open"
         self.turn_active = True
         try:
-            await session.request(op or UserTurn(text=prompt))
+            await session.request(op or UserTurn(text=prompt, shown=shown))
         except OpRefusedError as refusal:
             self.say(f"The turn did not start: {refusal}", "error")
         except MewCodeError as exc:  # the session's stream ended under the turn
@@ -414,6 +418,7 @@ class MainScreen(Screen):
         if self.pending:
             self.app.notify(f"Dropped {len(self.pending)} queued message(s).", timeout=3)
             self.pending.clear()
+            self._queued_shown.clear()
         self.status.phase = "cancelling"
         if self.session is not None:
             self.run_worker(self._interrupt(), group="interrupt")
@@ -486,7 +491,7 @@ class MainScreen(Screen):
             return
         shown = f"! {command}"  # as a resumed session shows it
         await self.chat.append(self.transcript.add(UserEntry(shown)))
-        self.run_turn(shown, ShellCommand(command=command))
+        self.run_turn(shown, op=ShellCommand(command=command))
 
     def on_prompt_input_query_changed(self, message: PromptInput.QueryChanged) -> None:
         self.completion.query_changed(message.query)

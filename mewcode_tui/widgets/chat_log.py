@@ -167,6 +167,20 @@ class ChatLog(VerticalScroll, can_focus=False):
         await self.mount(new, before=old)
         await old.remove()
 
+    async def forget(self, entries: Sequence[Entry]) -> None:
+        """Take ``entries`` out of the transcript and their views off the screen (an
+        answer whose stream broke and starts again)."""
+        doomed = {id(entry) for entry in entries}
+        if not doomed:
+            return
+        views = [view for key in doomed if (view := self._views.pop(key, None)) is not None]
+        entries = self.transcript.entries
+        above = sum(id(e) in doomed for e in entries[: self.first_mounted])
+        entries[:] = [e for e in entries if id(e) not in doomed]
+        self.first_mounted -= above
+        if views and self.is_attached:
+            await self.remove_children(views)
+
     def _prune(self) -> None:
         """Unmount the oldest views beyond the window (only while following the bottom)."""
         excess = self.mounted_count - self.window

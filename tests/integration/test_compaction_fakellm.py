@@ -54,3 +54,60 @@ async def test_summary_over_the_wire_with_too_long_retries(fake_llm, tmp_path):
     body = fake_llm.requests[-1].body
     assert "tools" not in body or body["tools"] == []
     assert "summaries of coding sessions" in str(body["system"])
+
+
+def short_history(turns: int = 8, size: int = 100) -> list[Message]:
+    history: list[Message] = []
+    for i in range(turns):
+        history += [
+            user_text(f"question {i} " + "q" * size),
+            Message(role="assistant", content=[TextBlock(f"answer {i} " + "a" * size)]),
+        ]
+    return history
+
+
+async def test_a_summary_longer_than_what_it_replaces_is_not_used(fake_llm, tmp_path):
+    long_summary = "\n".join(f"## {h}\n" + "- a long point " * 200 for h in SUMMARY_HEADINGS)
+    fake_llm.script([{"text": long_summary}])
+    provider = AnthropicProvider(
+        "claude-test", api_key="test-key", base_url=fake_llm.anthropic_base_url, retries=0
+    )
+    mgr = ContextManager(Limits(), 40_000, 8_000, tmp_path)
+    history = short_history()
+
+    outcome = await mgr.compact(history, provider=provider, tool_names=["Read"])
+
+    assert not outcome.compacted and outcome.new_history is history
+    assert outcome.warning is not None
+    found = re.fullmatch(
+        r"not compacted: the summary \(([\d,]+) tokens\) would not be smaller than "
+        r"what it replaces \(([\d,]+)\)",
+        outcome.warning,
+    )
+    assert found, outcome.warning
+    summary_tokens, replaced = (int(g.replace(",", "")) for g in found.groups())
+    assert summary_tokens >= replaced > 0
+    assert len(fake_llm.requests) == 1
+
+
+async def test_before_and_after_are_counted_the_same_way(fake_llm, tmp_path):
+    """The provider counted 10 tokens for the old history: the figures ignore that count."""
+    from agent_core.context.tokens import estimate_message_tokens
+    from agent_core.usage import Usage
+
+    fake_llm.script([{"text": SUMMARY}])
+    provider = AnthropicProvider(
+        "claude-test", api_key="test-key", base_url=fake_llm.anthropic_base_url, retries=0
+    )
+    mgr = ContextManager(Limits(), 40_000, 8_000, tmp_path)
+    history = short_history(20, size=1_000)
+    await mgr.before_round(history, provider=provider, tool_names=[], overhead_tokens=500)
+    mgr.note_usage(Usage(input_tokens=10, output_tokens=5))  # a scripted model's figure
+
+    outcome = await mgr.compact(history, provider=provider, tool_names=[], overhead_tokens=500)
+
+    assert outcome.compacted
+    assert outcome.tokens_before == 500 + estimate_message_tokens(history)
+    assert outcome.tokens_after == 500 + estimate_message_tokens(outcome.new_history)
+    assert outcome.tokens_after < outcome.tokens_before
+    assert mgr.estimate(outcome.new_history, 500) == outcome.tokens_after  # the status bar's

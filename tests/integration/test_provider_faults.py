@@ -59,21 +59,33 @@ async def test_server_error_after_retries_exhausted(fake_llm, wire) -> None:
 
 
 @pytest.mark.parametrize("wire", WIRES)
-async def test_stream_cut_mid_answer_is_reported_not_replayed(fake_llm, wire) -> None:
+async def test_stream_cut_mid_answer_is_retried_as_a_restart(fake_llm, wire) -> None:
     fake_llm.script([{"text": "partial answer that never ends", "chunk_size": 5,
-                      "cut_after_chunks": 2}, {"text": "replayed"}])  # fmt: skip
+                      "cut_after_chunks": 2}, {"text": "the whole answer"}])  # fmt: skip
     events, err = await collect(provider_for(wire, fake_llm))
-    assert text_of(events) == "partial an"
+    assert err is None and len(fake_llm.requests) == 2
+    (notice,) = of_type(events, RetryNotice)
+    assert notice.restart and notice.message.startswith("the connection dropped mid-answer")
+    restart = events.index(notice)
+    assert text_of(events[:restart]) == "partial an"  # void: the answer comes again whole
+    assert text_of(events[restart:]) == "the whole answer" and events[-1] == Stop("end_turn")
+
+
+@pytest.mark.parametrize("wire", WIRES)
+async def test_a_stream_that_keeps_dropping_fails_after_the_retries(fake_llm, wire) -> None:
+    cut = {"text": "partial answer", "chunk_size": 5, "cut_after_chunks": 1}
+    fake_llm.script([cut, cut, cut])
+    events, err = await collect(provider_for(wire, fake_llm, retries=2))
     assert err is not None and err.kind == "stream_dropped"
     assert str(err) == "the connection dropped mid-answer"
-    assert len(fake_llm.requests) == 1  # half an answer is never replayed
+    assert len(of_type(events, RetryNotice)) == 2 and len(fake_llm.requests) == 3
 
 
 @pytest.mark.parametrize("wire", WIRES)
 async def test_stream_ending_cleanly_without_final_events_is_dropped(fake_llm, wire) -> None:
     fake_llm.script([{"text": "abcdefghij", "chunk_size": 5, "cut_after_chunks": 1,
                       "cut_clean": True}])  # fmt: skip
-    events, err = await collect(provider_for(wire, fake_llm))
+    events, err = await collect(provider_for(wire, fake_llm, retries=0))
     assert text_of(events) == "abcde"
     assert err is not None and err.kind == "stream_dropped"
 
@@ -100,7 +112,8 @@ async def test_prompt_too_long_is_context_too_long(fake_llm, wire) -> None:
         [{"status": 400, "message": "prompt is too long: 210000 tokens > 200000 maximum"}]
     )
     events, err = await collect(provider_for(wire, fake_llm))
-    assert err is not None and err.kind == "context_too_long" and str(err) == "context too long"
+    assert err is not None and err.kind == "context_too_long"
+    assert str(err).startswith("the prompt is too long") and "/compact" in str(err)
     assert not err.retryable and events == []
 
 

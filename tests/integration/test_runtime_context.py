@@ -68,7 +68,8 @@ async def test_a_growing_session_is_compacted_and_the_next_request_carries_the_s
 
     fake_llm.responder = responder
     runtime = await open_runtime(fake_llm, project, paths)
-    done, seen = await run(runtime, "read the notes a few times")
+    # The prompt is long enough for its summary to be smaller than it.
+    done, seen = await run(runtime, "read the notes a few times " + "background " * 400)
     await runtime.close()
 
     assert done.stop_reason == "end_turn" and done.final_text == "finished"

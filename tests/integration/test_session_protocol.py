@@ -42,7 +42,8 @@ async def test_a_session_through_ops_and_events(fake_llm, project, paths) -> Non
         opened = await d.until(lambda e: isinstance(e, ev.SessionOpened))
         first_session = host.session_id
 
-        t1 = await host.submit(ops.UserTurn(text="hi"))
+        # Long enough for the summary /compact makes of it to be smaller.
+        t1 = await host.submit(ops.UserTurn(text="hi " + "and some background " * 150))
         done = await d.answer(t1)
         assert isinstance(done, ev.TurnCompleted) and done.final_text.strip() == "hello there"
 
@@ -92,7 +93,10 @@ async def test_a_session_through_ops_and_events(fake_llm, project, paths) -> Non
         assert isinstance(shown, ev.HistoryReport)
         assert [i.shown_as for i in shown.items[:2]] == ["summary", "summary_ack"]
         assert len(shown.items) == host.snapshot().messages
-        assert shown.turn_ends == {}  # the cancelled turn was in the summarised part
+        # The cancelled turn was kept verbatim: its stop moved with it (after "talk a lot").
+        (stop_at,) = shown.turn_ends
+        assert shown.turn_ends[stop_at].stop_reason == "cancelled"
+        assert shown.items[stop_at - 2].words == ["talk a lot"]
         kept = [i.words for i in shown.items if i.message.role == "user" and i.words]
         assert kept[-1] == ["are you there?"]  # a user's own words, after the summary
         t5 = await host.submit(ops.UserTurn(text="where were we?"))

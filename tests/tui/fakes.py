@@ -78,6 +78,7 @@ class FakeRuntime:
         self.settings_problems: list[str] = []
         self.prompts: list[str] = []
         self.shell_commands: list[str] = []  # what ``!`` prompts ran (never a prompt)
+        self.typed: list[str] = []  # each turn's ``shown``: what the user typed for it
         self.replies: list[Answer] = []  # each approval's answer, tool call's or plan's
         self.saved_rules = [RuleEntry("Bash(git:*)", "allow", "/home/u/.mewcode/settings.yaml")]
         self.session_rules = [RuleEntry("Edit", "allow", "session")]
@@ -201,9 +202,11 @@ class FakeRuntime:
         can_ask: bool = True,
         turn_id: str | None = None,
         images: Sequence[ImageBlock] = (),
+        shown: str = "",
     ) -> ev.TurnCompleted:
         assert events is not None, "the TUI always passes a channel"
         self.prompts.append(text)
+        self.typed.append(shown)
         script = self.scripts.pop(0) if self.scripts else plain_answer("ok")
         self._task = asyncio.create_task(script(events.send, text))
         reason: ev.StopReason = "end_turn"

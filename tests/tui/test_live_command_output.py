@@ -22,7 +22,7 @@ def app_over_runtime(options, provider: ScriptedProvider) -> MewCodeApp:
 async def start_ticking(pilot, app: MewCodeApp) -> None:
     """Ask for the ticking command and wait until it runs."""
     screen = app.main_screen
-    await wait_until(pilot, lambda: screen.session is not None)
+    await wait_until(pilot, lambda: screen.session_ready)
     await pilot.press(*"tick please", "enter")
     await wait_until(pilot, lambda: "b1" in screen.transcript.calls)
     await wait_until(pilot, lambda: screen.transcript.calls["b1"].status == "running")
@@ -126,7 +126,7 @@ async def test_an_opened_bash_output_call_shows_the_shells_last_lines(make_app, 
     app = make_app(FakeRuntime(project, [script]))
     async with app.run_test(size=(100, 60)) as pilot:
         screen = app.main_screen
-        await wait_until(pilot, lambda: screen.session is not None)
+        await wait_until(pilot, lambda: screen.session_ready)
         await pilot.press(*"check the server", "enter")
         await wait_until(pilot, lambda: not screen.turn_active and "o1" in screen.transcript.calls)
         await pilot.press("tab", "enter")

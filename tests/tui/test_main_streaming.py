@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 
 from agent_core import events as ev
-from mewcode_tui.widgets.assistant_view import AssistantMessageView
+from agent_core.usage import Usage
+from mewcode_tui.transcript import AssistantEntry, NoticeEntry, ThinkingEntry
+from mewcode_tui.widgets.assistant_view import AssistantMessageView, AssistantTextView
 from mewcode_tui.widgets.message_view import UserMessageView
-from tests.tui.conftest import run_one_turn, wait_until
+from tests.tui.conftest import run_one_turn, session_started, wait_until
 from tests.tui.fakes import FakeRuntime, paced_answer, plain_answer, shown_answer
 
 ANSWER = "# Result\n\nHere is `code`:\n\n```python\nprint('hi')\n```\n\nDone, **bold** end."
@@ -134,3 +136,45 @@ async def test_a_fence_whose_language_has_not_arrived_is_never_guessed(
         assert guesses == []
         assert [fence.code.strip() for fence in fences] == ["make test", "print(1)"]
         assert [fence.lexer for fence in fences] == ["", "python"]
+
+
+async def test_an_answer_restarted_after_a_dropped_stream_replaces_the_half_shown(
+    make_app, project
+):
+    half = "The first half of an answer, with a long paragraph " * 30 + "\n\nand then"
+    whole = "The whole answer, streamed again."
+    shown = {"half": False}
+
+    async def script(send, prompt):
+        await send(ev.TurnStarted(turn_id="t", input=prompt))
+        await send(ev.ThinkingDelta(text="pondering"))
+        for i in range(0, len(half), 200):
+            await send(ev.MessageDelta(text=half[i : i + 200]))
+        while not shown["half"]:  # the half answer is on screen before the stream breaks
+            await asyncio.sleep(0.01)
+        await send(
+            ev.AnswerRestarted(
+                message="the connection dropped mid-answer, retrying in 1 s", delay_s=1.0
+            )
+        )
+        await send(ev.MessageDelta(text=whole))
+        await send(ev.AssistantMessage(content=[{"type": "text", "text": whole}], usage=Usage()))
+
+    runtime = FakeRuntime(project, [script])
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await session_started(pilot, app)
+        await pilot.press(*"hello", "enter")
+        await wait_until(pilot, lambda: "and then" in shown_answer(app)())
+        shown["half"] = True
+        await wait_until(pilot, lambda: not screen.turn_active)
+        await pilot.pause()
+        assert shown_answer(app)() == whole  # the half answer is gone, not doubled
+        texts = [e.text for e in screen.transcript.entries if isinstance(e, AssistantEntry)]
+        assert texts == [whole]
+        assert not [e for e in screen.transcript.entries if isinstance(e, ThinkingEntry)]
+        assert "the connection dropped mid-answer, retrying in 1 s" in [
+            e.text for e in screen.transcript.entries if isinstance(e, NoticeEntry)
+        ]
+        views = list(screen.query(AssistantMessageView)) + list(screen.query(AssistantTextView))
+        assert [v.entry.text for v in views] == [whole]

@@ -46,6 +46,35 @@ def app_over_runtime(
     return MewCodeApp(options, provider=provider, opener=opener, clock=lambda: 0.0)
 
 
+async def resumed_screen(pilot, app: MewCodeApp):
+    """The main screen once the resumed conversation is shown."""
+    screen = app.main_screen
+    await wait_until(pilot, lambda: screen.session_ready)
+    await wait_until(
+        pilot,
+        lambda: any(
+            isinstance(e, NoticeEntry) and e.text.startswith("Resumed session")
+            for e in screen.transcript.entries
+        ),
+    )
+    return screen
+
+
+async def cancel_when_running(pilot, screen, call_id: str) -> None:
+    """Esc once the call runs; returns when the turn has ended cancelled."""
+    await wait_until(
+        pilot,
+        lambda: (
+            call_id in screen.transcript.calls
+            and screen.transcript.calls[call_id].status == "running"
+        ),
+        timeout=20,
+    )
+    await pilot.press("escape")
+    await wait_until(pilot, lambda: not screen.turn_active, timeout=20)
+    await wait_until(pilot, lambda: "Turn cancelled." in str(seen(screen.transcript)))
+
+
 def seen(transcript: Transcript) -> list[tuple]:
     """What the user reads, from the first prompt on (start-up notices aside)."""
     shown: list[tuple] = []
@@ -99,17 +128,7 @@ async def test_a_resumed_session_shows_denials_diffs_durations_and_cancels_as_li
             pilot, lambda: not screen.turn_active and len(screen.starter.runtime.history) == 6
         )
         await pilot.press(*"wait a bit", "enter")
-        await wait_until(
-            pilot,
-            lambda: (
-                "b2" in screen.transcript.calls
-                and screen.transcript.calls["b2"].status == "running"
-            ),
-            timeout=20,
-        )
-        await pilot.press("escape")
-        await wait_until(pilot, lambda: not screen.turn_active, timeout=20)
-        await wait_until(pilot, lambda: "Turn cancelled." in str(seen(screen.transcript)))
+        await cancel_when_running(pilot, screen, "b2")
         live = seen(screen.transcript)
         lines = [call_line(c, live_app).plain for c in screen.transcript.all_calls()]
         session_id = screen.starter.runtime.session_id
@@ -128,15 +147,7 @@ async def test_a_resumed_session_shows_denials_diffs_durations_and_cancels_as_li
 
     resumed_app = app_over_runtime(replace(options, resume_id=session_id), ScriptedProvider([]))
     async with resumed_app.run_test(size=(110, 40)) as pilot:
-        screen = resumed_app.main_screen
-        await wait_until(pilot, lambda: screen.session_ready)
-        await wait_until(
-            pilot,
-            lambda: any(
-                isinstance(e, NoticeEntry) and e.text.startswith("Resumed session")
-                for e in screen.transcript.entries
-            ),
-        )
+        screen = await resumed_screen(pilot, resumed_app)
         resumed = seen(screen.transcript)
         # Status words, denial reasons, durations, summaries, diffs and +/-: as live.
         assert resumed == live
@@ -150,3 +161,52 @@ async def test_a_resumed_session_shows_denials_diffs_durations_and_cancels_as_li
         await wait_until(pilot, lambda: isinstance(resumed_app.screen, DiffScreen))
         assert resumed_app.screen.unified_diff == edit_record.diff
         assert "-x = 1" in edit_record.diff and "+x = 2" in edit_record.diff
+
+
+async def test_after_compact_a_resumed_command_turn_shows_the_typed_words_and_no_marker(
+    options, paths, project
+):
+    """/init cancelled, then /compact: the resume shows "/init" and the cancel, as live."""
+    from agent_core.context import SUMMARY_HEADINGS
+    from tests.tui.test_session_commands import command, wait_for_notice
+
+    summary = "\n".join(f"{h}\n- point" for h in SUMMARY_HEADINGS)
+    provider = ScriptedProvider(
+        [
+            Step(text="Explained. " * 400),  # long enough for its summary to be smaller
+            Step(text="Short answer."),
+            Step(text="Another short answer."),
+            Step(calls=[("b1", "Bash", {"command": "sleep 30"})]),
+            Step(text=summary),
+        ]
+    )
+    live_app = app_over_runtime(options, provider)
+    async with live_app.run_test(size=(110, 40)) as pilot:
+        screen = live_app.main_screen
+        await wait_until(pilot, lambda: screen.session_ready)
+        for n, prompt in enumerate(["explain the code", "and then?", "one more"], start=1):
+            await pilot.press(*prompt, "enter")
+            await wait_until(
+                pilot,
+                lambda n=n: not screen.turn_active and len(screen.starter.runtime.history) == 2 * n,
+            )
+        await command(pilot, screen, "/init")
+        await cancel_when_running(pilot, screen, "b1")
+        await command(pilot, screen, "/compact")
+        await wait_for_notice(pilot, screen, "Compacted:")
+        live = seen(screen.transcript)
+        session_id = screen.starter.runtime.session_id
+        history = screen.starter.runtime.history
+        assert history[-1].text() == "[cancelled by user]"  # kept verbatim by the summary
+        assert history[0].text().startswith("[Summary of the earlier conversation]")
+
+    start = live.index(("user", "/init "))
+    live_tail = live[start : live.index(("notice", "warning", "Turn cancelled.")) + 1]
+    resumed_app = app_over_runtime(replace(options, resume_id=session_id), ScriptedProvider([]))
+    async with resumed_app.run_test(size=(110, 40)) as pilot:
+        resumed = seen((await resumed_screen(pilot, resumed_app)).transcript)
+    assert ("user", "/init ") in resumed
+    tail = resumed[resumed.index(("user", "/init ")) :]
+    assert tail == live_tail
+    assert not any("[cancelled by user]" in str(row) for row in resumed)
+    assert not any("Analyse this codebase" in str(row) for row in resumed)

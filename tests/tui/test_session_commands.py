@@ -216,6 +216,23 @@ async def test_compact_summarises_and_reports_tokens(options, paths):
         assert screen.status.context_tokens == screen.starter.runtime.context_breakdown()["total"]
 
 
+async def test_compact_keeps_the_history_when_the_summary_would_not_be_smaller(options, paths):
+    exchanges = [(f"question {i}", f"answer {i}") for i in range(6)]
+    session = saved_session(paths, exchanges, mtime=1_000_000)
+    long_summary = SUMMARY + "\n" + "a detail the model thought worth keeping " * 300
+    provider = ScriptedProvider([Step(text=long_summary)])
+    app = real_app(replace(options, resume_id=session), provider)
+    async with app.run_test(size=(110, 36)) as pilot:
+        screen = await started(pilot, app)
+        history = list(screen.starter.runtime.history)
+        await command(pilot, screen, "/compact")
+        text = await wait_for_notice(pilot, screen, "not compacted: the summary (")
+        assert "would not be smaller than what it replaces (" in text
+        assert not any(n.startswith("Compacted:") for n in notices(screen))
+        assert screen.starter.runtime.history == history  # nothing was replaced
+        assert not screen.turn_active
+
+
 async def test_compact_with_too_little_history_shows_the_reason(options):
     app = real_app(options)
     async with app.run_test(size=(110, 36)) as pilot:
@@ -256,7 +273,7 @@ async def test_compact_shows_progress_and_queues_prompts_typed_meanwhile(make_ap
         assert runtime.prompts == []  # held back while the history is being replaced
         runtime.release.set()
         text = await wait_for_notice(pilot, screen, "Compacted:")
-        assert text == "Compacted: 9,000 → 1,000 tokens (12 messages summarised)."
+        assert text == "Compacted: 8,000 → 700 tokens (12 messages summarised)."
         await wait_until(pilot, lambda: runtime.prompts == ["next question"])
         await wait_until(pilot, lambda: not screen.turn_active)
 

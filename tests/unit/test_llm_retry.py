@@ -63,12 +63,24 @@ async def test_notice_before_each_sleep_and_success_after() -> None:
     assert out[2:] == [TextDelta("ok"), Stop("end_turn")]
 
 
-async def test_no_retry_once_content_was_streamed() -> None:
+async def test_a_failure_after_streaming_is_retried_as_a_restart() -> None:
     dropped = ProviderError("stream_dropped", "the connection dropped mid-answer", retryable=True)
     out, slept, err = await run(
-        script(([TextDelta("half")], dropped), ([TextDelta("again")], None))
+        script(([TextDelta("half")], dropped), ([TextDelta("whole"), Stop("end_turn")], None))
     )
-    assert err is dropped and out == [TextDelta("half")] and slept == []
+    assert err is None and slept == [2.0]
+    assert out == [
+        TextDelta("half"),
+        RetryNotice("the connection dropped mid-answer, retrying in 2 s", 2.0, restart=True),
+        TextDelta("whole"),
+        Stop("end_turn"),
+    ]
+
+
+async def test_a_retry_before_anything_streamed_is_no_restart() -> None:
+    limited = ProviderError("rate_limit", "rate limited", retryable=True)
+    out, _, _ = await run(script(([], limited), ([TextDelta("ok")], None)))
+    assert out[0] == RetryNotice("rate limited, retrying in 2 s", 2.0) and not out[0].restart
 
 
 async def test_non_retryable_errors_are_raised_at_once() -> None:

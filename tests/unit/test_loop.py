@@ -65,6 +65,9 @@ class Requests:
         tools = h.catalog.specs(h.session.mode)
         return ChatRequest(messages=list(h.conversation.messages), tools=tools)
 
+    async def too_long(self, *, compact: bool) -> bool:
+        return False  # nothing to summarise with: the refusal stands
+
 
 class Harness:
     def __init__(

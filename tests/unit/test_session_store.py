@@ -281,3 +281,26 @@ def test_a_canonical_session_id_is_kept_as_given() -> None:
     from agent_core.session.store import valid_session_uuid
 
     assert valid_session_uuid(CANONICAL) == CANONICAL
+
+
+def test_a_session_title_is_the_users_words_without_attached_files(paths):
+    from agent_core.attached_files import file_block
+    from agent_core.events import AttachedFile
+
+    store = new_store(paths)
+    attached = file_block(AttachedFile("src/app.py", 12, 12), "print('hi')\n")
+    store.append_message(Message(role="user", content=[TextBlock("explain @src/app.py"), attached]))
+    store.close()
+    (info,) = list_sessions(paths)
+    assert info.first_prompt == "explain @src/app.py"
+
+
+def test_a_session_started_by_a_slash_command_is_titled_by_the_command(paths):
+    from agent_core.session import PromptViewRecord
+
+    store = new_store(paths)
+    store.append_record(PromptViewRecord(shown="/review the parser"))
+    store.append_message(user_text("Review the following uncommitted changes ... ```diff"))
+    store.close()
+    (info,) = list_sessions(paths)
+    assert info.first_prompt == "/review the parser"
