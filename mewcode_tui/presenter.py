@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Protocol, assert_never
 from agent_core import events as ev
 from agent_core.call_status import UNFINISHED, call_status
 from agent_core.modes import Mode
+from agent_core.protocol.ops import is_shell_call
 from mewcode_tui.answer_stream import AnswerStream
 from mewcode_tui.transcript import (
     AssistantEntry,
@@ -230,6 +231,8 @@ class TurnPresenter:
         record = ToolCallRecord(
             event.call_id, event.tool, event.summary, event.input, event.read_only
         )
+        # A command the user typed (``!``) is shown open: its output is what they asked for.
+        record.expanded = is_shell_call(event.call_id)
         round_, new = self.transcript.add_call(record)
         if new:
             await self.log.append(round_)

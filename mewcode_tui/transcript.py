@@ -431,6 +431,7 @@ def _add_shell_run(transcript: Transcript, run: ShellRun) -> None:
         read_only=False,
     )
     record.set_output(run.output)
+    record.expanded = True  # shown open, as live
     if view is not None:
         record.status, record.reason = view.status, view.reason
         record.duration_ms = view.duration_ms

@@ -19,12 +19,13 @@ from agent_core.agent.shell_context import shell_context
 from agent_core.agent.turn_events import Emit
 from agent_core.errors import ChannelClosed
 from agent_core.messages import ToolResultBlock, ToolUseBlock, result_text
+from agent_core.protocol.ops import SHELL_CALL_PREFIX
 from agent_core.usage import Usage
 
 
 def shell_call(turn_id: str, command: str) -> ToolUseBlock:
     """The Bash call a ``!`` command runs as."""
-    return ToolUseBlock(id=f"shell_{turn_id}", name="Bash", input={"command": command})
+    return ToolUseBlock(id=f"{SHELL_CALL_PREFIX}{turn_id}", name="Bash", input={"command": command})
 
 
 class AllowWatch:

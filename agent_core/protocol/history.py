@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from agent_core import events as ev
+from agent_core.protocol.ops import is_shell_call
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -48,7 +49,7 @@ def _shell_items(
     from agent_core.agent.shell_context import is_shell_ack, read_shell_context
 
     found = [(i, told) for i, m in enumerate(history) if (told := read_shell_context(m))]
-    saved = [v for k, v in (views.calls if views else {}).items() if k.startswith("shell_")]
+    saved = [v for k, v in (views.calls if views else {}).items() if is_shell_call(k)]
     saved = saved[-len(found) :] if found else []
     offset = len(found) - len(saved)
     for n, (index, (command, output, ran)) in enumerate(found):

@@ -37,6 +37,14 @@ class UserTurn(Op, tag="user_turn"):
     shown: str = ""  # what the user typed, when ``text`` is its expansion ("/review")
 
 
+SHELL_CALL_PREFIX = "shell_"  # a ShellCommand runs as the Bash call "shell_<op id>"
+
+
+def is_shell_call(call_id: str) -> bool:
+    """Whether ``call_id`` is a command the user typed (``!``), not the model's call."""
+    return call_id.startswith(SHELL_CALL_PREFIX)
+
+
 class ShellCommand(Op, tag="shell_command"):
     """Run a command the user typed (a ``!`` prompt) as a Bash call, permission decided as
     for the model's; its input and output join the history. Answered like a user turn."""

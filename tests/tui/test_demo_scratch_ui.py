@@ -107,6 +107,7 @@ async def test_the_demo_tour_leaves_the_project_byte_identical(real_project, mon
     assert tree_digest(real_project) == before
 
 
+@pytest.mark.slow
 async def test_the_demo_chosen_on_first_run_works_in_a_scratch_copy(real_project, paths):
     before = tree_digest(real_project)
     app = MewCodeApp(TuiOptions(cwd=real_project, paths=paths, settings=Settings()))

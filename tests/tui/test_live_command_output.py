@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from agent_core.messages import ToolResultBlock
 from mewcode_tui.app import MewCodeApp
 from mewcode_tui.widgets.tool_call_view import ToolCallDetail
@@ -44,6 +46,7 @@ def tick_number(text: str) -> int:
     return max(numbers, default=0)
 
 
+@pytest.mark.slow
 async def test_an_opened_command_shows_its_ticks_while_it_runs_and_after_esc(options) -> None:
     provider = ScriptedProvider(
         [Step(calls=[("b1", "Bash", {"command": TICKS})]), Step(text="ok, stopped")]
@@ -83,6 +86,7 @@ async def test_an_opened_command_shows_its_ticks_while_it_runs_and_after_esc(opt
         assert tick_number(got) == last
 
 
+@pytest.mark.slow
 async def test_a_resumed_session_shows_the_interrupted_output_as_live(options) -> None:
     provider = ScriptedProvider([Step(calls=[("b1", "Bash", {"command": TICKS})])])
     app = app_over_runtime(options, provider)
@@ -136,6 +140,7 @@ async def test_an_opened_bash_output_call_shows_the_shells_last_lines(make_app, 
         assert "too late" not in body
 
 
+@pytest.mark.slow
 async def test_a_command_that_times_out_keeps_its_ticks_in_the_opened_line(options) -> None:
     command = {"command": TICKS, "timeout": 2_000}
     provider = ScriptedProvider([Step(calls=[("b1", "Bash", command)]), Step(text="too slow")])

@@ -163,6 +163,7 @@ async def test_a_resumed_session_shows_denials_diffs_durations_and_cancels_as_li
         assert "-x = 1" in edit_record.diff and "+x = 2" in edit_record.diff
 
 
+@pytest.mark.slow
 async def test_after_compact_a_resumed_command_turn_shows_the_typed_words_and_no_marker(
     options, paths, project
 ):

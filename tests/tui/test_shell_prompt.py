@@ -5,12 +5,19 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from agent_core.messages import TextBlock
 from mewcode_tui.transcript import ToolRoundEntry, UserEntry
 from tests.helpers.scripted import ScriptedProvider, Step
 from tests.tui.conftest import ask_until_approval, past_key_guard, session_started, wait_until
 from tests.tui.fakes import FakeRuntime
 from tests.tui.test_resume_looks_live import app_over_runtime, seen
+
+
+def screen_text(screen) -> str:
+    """What the chat pane's mounted views draw, as plain text."""
+    return "\n".join(str(w.render()) for w in screen.chat.query("*") if hasattr(w, "render"))
 
 
 def shell_calls(screen) -> list:
@@ -23,6 +30,7 @@ def shell_calls(screen) -> list:
     ]
 
 
+@pytest.mark.slow
 async def test_a_bang_prompt_runs_the_command_shows_its_output_and_tells_the_model(
     options,
 ) -> None:
@@ -35,6 +43,8 @@ async def test_a_bang_prompt_runs_the_command_shows_its_output_and_tells_the_mod
         (call,) = shell_calls(screen)
         assert (call.tool, call.status) == ("Bash", "ok")
         assert call.output.strip() == "hi-from-shell"
+        assert call.expanded  # shown open: the output is what the user asked for
+        await wait_until(pilot, lambda: "hi-from-shell" in screen_text(screen))
         assert UserEntry("! echo hi-from-shell") in screen.transcript.entries
         assert not provider.requests  # it did not go to the model
 
@@ -52,6 +62,7 @@ async def test_a_bang_prompt_runs_the_command_shows_its_output_and_tells_the_mod
         ) in texts
 
 
+@pytest.mark.slow
 async def test_a_bang_command_that_needs_approval_asks_in_the_usual_dialog(
     options, project
 ) -> None:
@@ -76,6 +87,7 @@ async def test_a_bang_prompt_never_reaches_the_model(make_app, project) -> None:
         assert runtime.shell_commands == ["git status"] and runtime.prompts == []
 
 
+@pytest.mark.slow
 async def test_a_resumed_session_shows_bang_commands_as_they_were_seen(options, project) -> None:
     witness = project / "never"
     app = app_over_runtime(options, ScriptedProvider([]), allow=("Bash(echo:*)",))
@@ -97,3 +109,4 @@ async def test_a_resumed_session_shows_bang_commands_as_they_were_seen(options, 
         await wait_until(pilot, lambda: len(shell_calls(screen)) == 2)
         assert seen(screen.transcript) == live
         assert [c.output for c in shell_calls(screen)] == live_outputs
+        assert all(c.expanded for c in shell_calls(screen))  # open, as live
