@@ -24,12 +24,17 @@ USAGE = "[edit]"
 FALLBACK_EDITORS = ("nano", "vi")
 
 
-def shown(text: str) -> str:
-    """A file path shown short (~/...), any other source as it is, escaped."""
-    return short_path(Path(text)) if text.startswith("/") else visible_text(text)
+def shown(text: str, project: str = "") -> str:
+    """A file path shown short (./... in the project, ~/...), any other source as it is."""
+    if not text.startswith("/"):
+        return visible_text(text)
+    path = Path(text)
+    if project and path.is_relative_to(project):
+        return visible_text(f"./{path.relative_to(project)}")
+    return visible_text(short_path(path))
 
 
-def config_text(report: ev.SettingsReport) -> str:
+def config_text(report: ev.SettingsReport, project: str = "") -> str:
     """The values grouped by their source, then the files in merge order."""
     lines = ["Settings in force (key = value — source):"]
     if not report.values:
@@ -37,12 +42,12 @@ def config_text(report: ev.SettingsReport) -> str:
     width = max((len(v.key) for v in report.values), default=0)
     for value in report.values:
         lines.append(
-            f"  {value.key:<{width}} = {visible_text(value.value)}  — {shown(value.source)}"
+            f"  {value.key:<{width}} = {visible_text(value.value)}  — {shown(value.source, project)}"
         )
     lines.append("Files, later ones win:")
     for number, file in enumerate(report.files, start=1):
         state = file.applies if file.exists else "absent"
-        lines.append(f"  {number}. {shown(file.path)} ({state})")
+        lines.append(f"  {number}. {shown(file.path, project)} ({state})")
     lines.append(f"Edit yours with /config edit ({shown(report.user_file)}).")
     return "\n".join(lines)
 
@@ -114,7 +119,7 @@ async def config(host: CommandHost, args: str) -> None:
         return
     report = await ask(host.session, ops.QueryConfig(), ev.SettingsReport)
     if not words:
-        host.say(config_text(report))
+        host.say(config_text(report, host.session.snapshot().cwd))
         for problem in report.problems:
             host.say(problem, "warning")
         return

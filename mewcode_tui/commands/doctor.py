@@ -18,15 +18,24 @@ def preload_check(env: dict[str, str]) -> ev.DoctorCheck:
     """The warm-start server of this MEWCODE_HOME for the code running now (reads its socket)."""
     from mewcode_tui.preload.command import live_servers, starting
     from mewcode_tui.preload.key import server_key
-    from mewcode_tui.preload.location import UnsafeRunDir, mewcode_home, preload_disabled
+    from mewcode_tui.preload.location import (
+        DISABLE_ENV,
+        UnsafeRunDir,
+        mewcode_home,
+        preload_disabled,
+    )
 
     home = mewcode_home(env)
     if preload_disabled(env, home):
+        # The variable alone decides when it says off; else the settings line did.
+        by_env = preload_disabled({DISABLE_ENV: env.get(DISABLE_ENV, "")}, os.devnull)
         return ev.DoctorCheck(
             "preload",
             "warning",
-            "warm start is off (MEWCODE_PRELOAD=0 or preload: false)",
-            "remove preload: false from settings.yaml for fast starts",
+            "warm start is off: every `mewcode` starts cold",
+            f"unset {DISABLE_ENV}"
+            if by_env
+            else f"remove preload: false from {home}/settings.yaml",
         )
     try:
         servers = live_servers(home)

@@ -50,6 +50,7 @@ async def test_config_shows_each_value_with_its_file(make_app, project, paths):
         assert "= 2" in retries and retries.endswith("settings.yaml")
         assert "permissions.allow" in shown and "Bash(git:*)" in shown
         assert "Edit yours with /config edit" in shown
+        assert "6. ./.mewcode/settings.local.yaml (absent)" in shown  # the project's, short
 
 
 async def test_config_edit_opens_the_user_file_and_tells_what_changed(
@@ -120,7 +121,7 @@ async def test_doctor_names_the_key_variable_and_what_to_do(make_app, project, m
         assert "✗ sandbox   none: commands run unconfined" in shown
         assert "→ install bubblewrap" in shown
         assert "no MCP servers configured" in shown and "0 hooks loaded" in shown
-        assert "⚠ preload   warm start is off" in shown
+        assert "⚠ preload   warm start is off" in shown and "→ unset MEWCODE_PRELOAD" in shown
 
 
 async def test_export_writes_the_conversation_and_keeps_an_existing_file(make_app, project):
