@@ -452,6 +452,75 @@ class AnswerRestarted(_Event, tag="answer.restarted"):
     delay_s: float
 
 
+class SettingValue(msgspec.Struct, frozen=True):
+    """One merged setting as /config shows it: a dotted key, its value as text, its source
+    (a file, "command line", or "this session")."""
+
+    key: str
+    value: str
+    source: str
+
+
+class SettingsFileInfo(msgspec.Struct, frozen=True):
+    """One settings file in merge order: whether it exists and how much of it applies
+    ("user", "project", "project, stricter parts only until trusted")."""
+
+    path: str
+    exists: bool
+    applies: str
+
+
+class SettingsReport(_Event, tag="settings.report"):
+    """The settings in force with their sources, the files read and the user's own file."""
+
+    op_id: str
+    values: list[SettingValue]
+    files: list[SettingsFileInfo]
+    user_file: str
+    problems: list[str] = []
+
+
+class DirectoryAdded(_Event, tag="directory.added"):
+    """A folder the session may now read and edit in (absolute); ``new`` is False when it
+    was one already."""
+
+    op_id: str
+    path: str
+    new: bool
+
+
+class DoctorCheck(msgspec.Struct, frozen=True):
+    """One line of /doctor: what was checked, how it stands, and what to do when it is wrong."""
+
+    topic: str
+    state: Literal["ok", "warning", "error"]
+    detail: str
+    fix: str = ""
+
+
+class DoctorReport(_Event, tag="doctor.report"):
+    op_id: str
+    checks: list[DoctorCheck]
+
+
+class ModelChoice(msgspec.Struct, frozen=True):
+    """A model the catalog knows: its name, context window and prices per million tokens."""
+
+    model: str
+    context_window: int
+    input_usd: float = 0.0
+    output_usd: float = 0.0
+
+
+class ModelList(_Event, tag="models.list"):
+    """The catalog's models for ``provider``, the current one named in ``current``."""
+
+    op_id: str
+    provider: str
+    current: str
+    models: list[ModelChoice]
+
+
 Event = (
     TurnStarted
     | MessageDelta
@@ -492,6 +561,10 @@ Event = (
     | DiffReport
     | CommandList
     | HistoryReport
+    | SettingsReport
+    | DirectoryAdded
+    | DoctorReport
+    | ModelList
 )
 
 

@@ -40,9 +40,11 @@ def binding_groups() -> list[tuple[str, list[Binding]]]:
 
     from mewcode_tui.app import MewCodeApp
     from mewcode_tui.screens.approval import ApprovalScreen
+    from mewcode_tui.screens.confirm import ConfirmScreen
     from mewcode_tui.screens.diff_screen import DiffScreen
     from mewcode_tui.screens.main import MainScreen
     from mewcode_tui.screens.mcp_servers import McpServerList, McpServersScreen
+    from mewcode_tui.screens.model_picker import ModelOptions, ModelPickerScreen
     from mewcode_tui.screens.plan_approval import PlanApprovalScreen
     from mewcode_tui.screens.resume import ResumeScreen, SessionList
     from mewcode_tui.screens.setup import SetupScreen
@@ -63,6 +65,8 @@ def binding_groups() -> list[tuple[str, list[Binding]]]:
         ("Diff viewer", [DiffScreen]),
         ("Resume list", [SessionList, ResumeScreen]),
         ("MCP servers", [McpServerList, McpServersScreen]),
+        ("Model list", [ModelOptions, ModelPickerScreen]),
+        ("Yes/no question", [ConfirmScreen]),
         ("First-run setup", [SetupScreen]),
     ]
     return [

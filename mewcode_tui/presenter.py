@@ -134,6 +134,10 @@ class TurnPresenter:
                 | ev.DiffReport()
                 | ev.CommandList()
                 | ev.HistoryReport()
+                | ev.SettingsReport()
+                | ev.DirectoryAdded()
+                | ev.DoctorReport()
+                | ev.ModelList()
             ):
                 pass  # session news: the screen reads it from the runtime until it migrates
             case _:

@@ -14,9 +14,11 @@ import contextlib
 import itertools
 import logging
 import os
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
+
+import msgspec
 
 from agent_core import events as ev
 from agent_core.agent.approvals import PendingApprovals
@@ -92,6 +94,7 @@ class Runtime:
         self._provider = opts.provider
         self._mode = opts.mode
         self.load_warnings = load_warnings
+        self.added_directories: list[str] = []  # by /add-dir, in this session
         # How the loaded history's calls and early-stopped turns looked live (for a front end).
         self.saved_views = saved_views or SavedViews()
         self.settings_problems = [*opts.settings.problems, *opts.mcp_problems]
@@ -270,6 +273,40 @@ class Runtime:
         policy = self._tool_state.sandbox_policy
         assert policy is not None, "_attach sets the policy of every session"
         return policy
+
+    @property
+    def provider_env(self) -> Mapping[str, str]:
+        """The environment providers are built from (where /doctor looks for the key)."""
+        return self.opts.env if self.opts.env is not None else os.environ
+
+    def add_directory(self, path: str) -> tuple[Path, bool]:
+        """Let the session read and edit in ``path`` too, as ``--add-dir`` does: the
+        permission engine and the sandbox both take it in. Returns the folder and whether it
+        is new (False: the project or an added folder holds it already)."""
+        try:
+            folder = (self.cwd / Path(path).expanduser()).resolve()
+        except (OSError, RuntimeError) as exc:
+            raise MewCodeError(f"{path}: {exc}") from None
+        if not folder.is_dir():
+            raise MewCodeError(
+                f"{path}: {'not a directory' if folder.exists() else 'no such directory'}"
+            )
+        project = self.paths.project.resolve()
+        added = self.settings.additional_directories
+        known = [project, *((project / Path(d).expanduser()).resolve() for d in added)]
+        if any(folder.is_relative_to(root) for root in known):
+            return folder, False
+        settings = msgspec.structs.replace(
+            self.settings,
+            additional_directories=[*self.settings.additional_directories, str(folder)],
+        )
+        policy = session_policy(
+            self.opts.paths, settings, self.store.dir, rules=self.opts.cli_rules
+        )
+        self.settings = self.gate.settings = settings
+        self._tool_state.sandbox_policy = policy
+        self.added_directories.append(str(folder))
+        return folder, True
 
     def mode_refusal(self, mode: Mode) -> MewCodeError | None:
         """Why ``mode`` may not be used here (bypass without a boundary that holds), or None."""

@@ -25,6 +25,8 @@ class ProviderEntry(msgspec.Struct, frozen=True):
     url_env: str | None = None  # holds a base URL that replaces the vendor's
     sdk_module: str | None = None  # the vendor SDK, imported ahead of the first request
     keyless_servers: bool = False  # a server at a base URL may need no key (Ollama, vLLM)
+    # What the /model picker offers besides the default (each must have a price entry).
+    models: tuple[str, ...] = ()
 
 
 PROVIDERS: dict[str, ProviderEntry] = {
@@ -37,6 +39,7 @@ PROVIDERS: dict[str, ProviderEntry] = {
         key_env="ANTHROPIC_API_KEY",
         url_env="ANTHROPIC_BASE_URL",
         sdk_module="anthropic",
+        models=("claude-opus-4-6", "claude-haiku-4-5", "claude-sonnet-5", "claude-opus-5"),
     ),
     "openai": ProviderEntry(
         title="OpenAI",
@@ -48,6 +51,7 @@ PROVIDERS: dict[str, ProviderEntry] = {
         url_env="OPENAI_BASE_URL",
         sdk_module="openai",
         keyless_servers=True,
+        models=("gpt-4.1-mini", "gpt-4o", "gpt-5", "gpt-5-mini", "o3", "o4-mini"),
     ),
     "demo": ProviderEntry(
         title="the demo",
@@ -71,6 +75,15 @@ def split_provider(name: str) -> tuple[str | None, str]:
     if sep and prefix in PROVIDER_NAMES:
         return prefix, rest.strip()
     return None, name.strip()
+
+
+def catalog_models(provider: str) -> tuple[str, ...]:
+    """The models the /model picker offers for ``provider``: its default first; () for a
+    provider the table does not know."""
+    entry = PROVIDERS.get(provider)
+    if entry is None:
+        return ()
+    return (entry.default_model, *(m for m in entry.models if m != entry.default_model))
 
 
 # Providers reached with an API key, in the order a key in the environment picks them.

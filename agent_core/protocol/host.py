@@ -47,6 +47,7 @@ _IDLE_ONLY = (
     ops.Resume,
     ops.Fork,
     ops.ReconnectMcp,
+    ops.AddDirectory,
 )
 
 
@@ -348,6 +349,14 @@ class SessionHost:
                 else:
                     waiting.set_result(op.output)
                 await self._done(op)
+            case ops.QueryConfig():
+                await self._publish(queries.config_report(rt, op))
+            case ops.AddDirectory():
+                await self._publish(queries.add_directory(rt, op))
+            case ops.QueryDoctor():
+                await self._publish(queries.doctor_report(rt, op))
+            case ops.QueryModels():
+                await self._publish(queries.model_list(rt, op))
             case _:
                 raise Refused(f"unknown op {ops.op_tag(op)!r}")
 

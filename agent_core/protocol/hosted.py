@@ -7,7 +7,7 @@ real host in its tests (mypy checks both against it).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Protocol
 
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from agent_core.agent.loop import TurnStats
     from agent_core.channel import RendezvousChannel
     from agent_core.config.paths import MewcodePaths
-    from agent_core.config.settings_model import RuleEntry
+    from agent_core.config.settings_model import RuleEntry, Settings
     from agent_core.context.manager import CompactionOutcome
     from agent_core.hooks.session_hooks import SessionHooks
     from agent_core.llm.base import Provider
@@ -154,6 +154,27 @@ class HostedRuntime(Protocol):
 
     def context_breakdown(self) -> dict[str, int]:
         """Estimated tokens by category, the window and the compaction budget."""
+        ...
+
+    @property
+    def settings(self) -> Settings:
+        """The merged settings in force (/config traces each value to its file)."""
+        ...
+
+    @property
+    def provider_env(self) -> Mapping[str, str]:
+        """The environment providers are built from (/doctor names where the key is)."""
+        ...
+
+    @property
+    def added_directories(self) -> Sequence[str]:
+        """The folders ``add_directory`` added this session."""
+        ...
+
+    def add_directory(self, path: str) -> tuple[Path, bool]:
+        """Let the session read and edit in ``path`` (relative to its directory) as
+        ``--add-dir`` does; the folder and whether it is new. MewCodeError for a missing
+        path or a file."""
         ...
 
     # --- turns ----------------------------------------------------------------------

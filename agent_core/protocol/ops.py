@@ -179,6 +179,28 @@ class HookCallbackReply(Op, tag="hook_callback_reply"):
     error: str = ""
 
 
+class QueryConfig(Op, tag="query_config"):
+    """The merged settings, each value with the file it came from (answered by ``SettingsReport``)."""
+
+    reread: bool = False  # the files as they are now (after an edit), not the ones in force
+
+
+class AddDirectory(Op, tag="add_directory"):
+    """Let the session read and edit in one more folder, as ``--add-dir`` does
+    (relative to the session's directory; answered by ``DirectoryAdded``)."""
+
+    path: str
+
+
+class QueryDoctor(Op, tag="query_doctor"):
+    """Provider, key source, sandbox, MCP servers and hooks, each with what to do
+    when it is wrong (answered by ``DoctorReport``)."""
+
+
+class QueryModels(Op, tag="query_models"):
+    """The models the catalog knows for the session's provider (answered by ``ModelList``)."""
+
+
 AnyOp = (
     UserTurn
     | ShellCommand
@@ -207,6 +229,10 @@ AnyOp = (
     | ReconnectMcp
     | RegisterHooks
     | HookCallbackReply
+    | QueryConfig
+    | AddDirectory
+    | QueryDoctor
+    | QueryModels
 )
 
 _decoder = msgspec.json.Decoder(AnyOp)

@@ -12,8 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import msgspec
+
 from agent_core import events as ev
-from agent_core.errors import MewCodeError
+from agent_core.errors import ConfigError, MewCodeError
 from agent_core.protocol import ops
 
 if TYPE_CHECKING:
@@ -218,3 +220,166 @@ def hook_list(runtime: HostedRuntime, op: ops.QueryHooks) -> ev.HookList:
 
 def mcp_list(runtime: HostedRuntime, op: ops.QueryMcp) -> ev.McpServerList:
     return ev.McpServerList(op_id=op.id, servers=runtime.mcp_servers())
+
+
+# --- settings, folders, doctor, models ----------------------------------------------------
+
+
+def config_report(runtime: HostedRuntime, op: ops.QueryConfig) -> ev.SettingsReport:
+    """The settings in force, each traced to its file; with ``reread``, as the files hold
+    them now (what a restart would apply), keeping what the command line and the session
+    added."""
+    from agent_core.config.settings import load_settings
+    from agent_core.config.settings_origins import (
+        COMMAND_LINE,
+        THIS_SESSION,
+        file_states,
+        read_sources,
+        settings_origins,
+    )
+
+    settings = runtime.settings
+    rules = list(runtime.rules())
+    problems = list(runtime.settings_problems)
+    if op.reread:
+        try:
+            fresh = load_settings(runtime.paths, trust_project=settings.project_trusted)
+        except ConfigError as exc:
+            raise MewCodeError(str(exc)) from None
+        kept = [r for r in rules if r.source in ("session", *COMMAND_LINE_SOURCES)]
+        files = read_sources(runtime.paths, Path.home())
+        traced = settings_origins(settings, files, rules, runtime.added_directories)
+        extra = [
+            o.value
+            for o in traced
+            if o.key == "permissions.additionalDirectories"
+            and o.source in (COMMAND_LINE, THIS_SESSION)
+        ]
+        settings = msgspec.structs.replace(
+            fresh, additional_directories=[*fresh.additional_directories, *extra]
+        )
+        rules = [*fresh.rules, *kept]
+        problems = list(fresh.problems)
+    files = read_sources(runtime.paths, Path.home())
+    values = settings_origins(settings, files, rules, runtime.added_directories)
+    return ev.SettingsReport(
+        op_id=op.id,
+        values=[ev.SettingValue(v.key, v.value, v.source) for v in values],
+        files=[
+            ev.SettingsFileInfo(f.path, f.exists, f.applies)
+            for f in file_states(files, settings.project_trusted)
+        ],
+        user_file=str(runtime.paths.user_settings),
+        problems=problems,
+    )
+
+
+def add_directory(runtime: HostedRuntime, op: ops.AddDirectory) -> ev.DirectoryAdded:
+    if not op.path.strip():
+        raise MewCodeError("add_directory: give a folder")
+    folder, new = runtime.add_directory(op.path.strip())
+    return ev.DirectoryAdded(op_id=op.id, path=str(folder), new=new)
+
+
+def model_list(runtime: HostedRuntime, op: ops.QueryModels) -> ev.ModelList:
+    from agent_core.llm.catalog import catalog_models
+    from agent_core.llm.pricing import model_info
+
+    provider = runtime.provider
+    names = list(catalog_models(provider.name))
+    if provider.model not in names:
+        names.insert(0, provider.model)  # a model the table does not list is still offered
+    choices = []
+    for name in names:
+        info = model_info(name)
+        choices.append(ev.ModelChoice(name, info.context_window, info.input, info.output))
+    return ev.ModelList(op_id=op.id, provider=provider.name, current=provider.model, models=choices)
+
+
+def doctor_report(runtime: HostedRuntime, op: ops.QueryDoctor) -> ev.DoctorReport:
+    """Each part a session needs, how it stands, and what to do when it is wrong."""
+    checks = [_provider_check(runtime), _sandbox_check(runtime), *_mcp_checks(runtime)]
+    checks += _hook_checks(runtime)
+    for problem in runtime.settings_problems:
+        checks.append(
+            ev.DoctorCheck(
+                "settings", "warning", problem, "edit the file it names (/config edit: yours)"
+            )
+        )
+    return ev.DoctorReport(op_id=op.id, checks=checks)
+
+
+def _provider_check(runtime: HostedRuntime) -> ev.DoctorCheck:
+    from agent_core.llm.catalog import PROVIDERS
+    from agent_core.llm.key_source import key_source
+
+    provider = runtime.provider
+    found, where = key_source(provider.name, runtime.settings, runtime.provider_env)
+    detail = f"{provider.name} · model {provider.model} · key: {where}"
+    if found:
+        return ev.DoctorCheck("provider", "ok", detail)
+    entry = PROVIDERS.get(provider.name)
+    variable = runtime.settings.api_key_env or (entry.key_env if entry else None) or "the key"
+    return ev.DoctorCheck(
+        "provider",
+        "error",
+        detail,
+        f"export {variable}=… before starting mewcode, or run it once to paste a key",
+    )
+
+
+def _sandbox_check(runtime: HostedRuntime) -> ev.DoctorCheck:
+    status = runtime.sandbox
+    if not status.available:
+        return ev.DoctorCheck(
+            "sandbox",
+            "error",
+            "none: commands run unconfined",
+            "install bubblewrap (apt install bubblewrap) or use a kernel with Landlock; "
+            "`mewcode sandbox check` tells more",
+        )
+    # The facts are long sentences: /doctor counts them, `mewcode sandbox check` lists them.
+    detail = (
+        f"{status.backend}: every command confined (writes only in the project, added "
+        f"folders and temp dirs); {len(status.enforced)} protections enforced, "
+        f"{len(status.missing)} known gaps (`mewcode sandbox check` lists them)"
+    )
+    return ev.DoctorCheck("sandbox", "ok", detail)
+
+
+def _mcp_checks(runtime: HostedRuntime) -> list[ev.DoctorCheck]:
+    servers = runtime.mcp_servers()
+    if not servers:
+        return [ev.DoctorCheck("mcp", "ok", "no MCP servers configured")]
+    checks = []
+    for server in servers:
+        detail = f"{server.name} ({server.transport}): {server.state}, {server.tools} tools"
+        if server.state == "failed":
+            fix = f"fix the server in {server.source}, then reconnect it in /mcp"
+            detail += f" — {server.error}" if server.error else ""
+            checks.append(ev.DoctorCheck("mcp", "error", detail, fix))
+        elif server.state == "needs-trust":
+            fix = "trust the project (restart mewcode and answer the trust question)"
+            checks.append(ev.DoctorCheck("mcp", "warning", detail, fix))
+        else:
+            checks.append(ev.DoctorCheck("mcp", "ok", detail))
+    return checks
+
+
+def _hook_checks(runtime: HostedRuntime) -> list[ev.DoctorCheck]:
+    loaded = runtime.hooks.settings
+    active = len(loaded.active)
+    checks = [ev.DoctorCheck("hooks", "ok", f"{active} hook{'' if active == 1 else 's'} loaded")]
+    if loaded.waiting_for_trust:
+        waiting = len(loaded.waiting_for_trust)
+        checks.append(
+            ev.DoctorCheck(
+                "hooks",
+                "warning",
+                f"{waiting} project hook{'' if waiting == 1 else 's'} waiting for trust",
+                "trust the project to run them (/hooks lists them)",
+            )
+        )
+    for problem in loaded.problems:
+        checks.append(ev.DoctorCheck("hooks", "warning", problem, "fix the hook in the file named"))
+    return checks

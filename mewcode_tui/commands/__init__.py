@@ -7,7 +7,10 @@ from typing import TYPE_CHECKING
 from agent_core import events as ev
 from agent_core.protocol import ops
 from mewcode_tui.commands import (
+    config,
     context_cmds,
+    doctor,
+    export,
     hooks,
     info,
     mcp,
@@ -16,6 +19,7 @@ from mewcode_tui.commands import (
     prompts,
     session,
     skills,
+    workspace,
 )
 from mewcode_tui.commands.registry import CommandRegistry, ask
 
@@ -42,6 +46,10 @@ def build_registry(
         hooks,
         prompts,
         skills,
+        config,
+        workspace,
+        doctor,
+        export,
     ):
         for command in module.COMMANDS:
             registry.register(command)

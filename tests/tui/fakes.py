@@ -102,6 +102,9 @@ class FakeRuntime:
         self._mcp_watchers: list[Callable[[], None]] = []
         self._mode_watchers: list[Callable[[Mode], None]] = []
         self.opened_as: Literal["new", "resumed"] = "new"
+        self.settings = Settings()
+        self.provider_env: dict[str, str] = {}
+        self.added_directories: list[str] = []
 
     @property
     def running(self) -> bool:
@@ -134,6 +137,17 @@ class FakeRuntime:
         self.mcp = list(statuses)
         for callback in self._mcp_watchers:
             callback()
+
+    def add_directory(self, path: str) -> tuple[Path, bool]:
+        folder = (self.cwd / path).resolve()
+        if not folder.is_dir():
+            raise MewCodeError(
+                f"{path}: {'not a directory' if folder.exists() else 'no such directory'}"
+            )
+        new = str(folder) not in self.added_directories
+        if new:
+            self.added_directories.append(str(folder))
+        return folder, new
 
     def memory_reach(self) -> MemoryReach:
         return session_reach(self.paths, self.cwd, [], self.sandbox_policy.hidden)

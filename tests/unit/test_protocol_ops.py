@@ -32,6 +32,8 @@ def sample(kind: msgspec.inspect.Type) -> Any:
             return 1.5
         case msgspec.inspect.IntType():
             return 7
+        case msgspec.inspect.BoolType():
+            return True  # every bool field of an op defaults to False
         case msgspec.inspect.StructType():
             return kind.cls(**{f.name: sample(f.type) for f in kind.fields})
         case msgspec.inspect.DictType():
