@@ -32,6 +32,7 @@ def by_key(report: ev.SettingsReport) -> dict[str, list[ev.SettingValue]]:
 # --- /config ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_config_traces_each_value_to_the_file_it_came_from(paths, project) -> None:
     paths.user_settings.write_text("model: claude-opus-4-6\nlimits:\n  retries: 2\n")
     (project / ".mewcode").mkdir()
@@ -147,6 +148,7 @@ async def test_an_added_folder_is_readable_and_outside_it_is_still_not(
         await driver.stop()
 
 
+@pytest.mark.slow
 async def test_a_read_in_an_added_folder_runs_in_a_turn_without_asking(
     paths, project, tmp_path
 ) -> None:
