@@ -15,8 +15,9 @@ from agent_core.config.paths import MewcodePaths
 from agent_core.protocol.queries import custom_commands
 
 BUILTIN_NAMES = frozenset({
-    "clear", "compact", "context", "cost", "exit", "help", "hooks", "init", "mcp", "memory",
-    "mode", "model", "permissions", "plan", "resume", "review", "skills", "status", "theme",
+    "add-dir", "clear", "compact", "config", "context", "cost", "doctor", "exit", "export",
+    "help", "hooks", "init", "mcp", "memory", "mode", "model", "permissions", "plan",
+    "resume", "review", "skills", "status", "theme",
 })  # fmt: skip
 
 

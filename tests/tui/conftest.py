@@ -88,3 +88,13 @@ async def ask_until_approval(pilot, app, prompt: str):
     await pilot.press(*prompt, "enter")
     await wait_until(pilot, lambda: isinstance(app.screen, ApprovalScreen))
     return screen
+
+
+async def confirm_bypass(pilot, app) -> None:
+    """Answer yes to /mode bypassPermissions' confirmation dialog."""
+    from mewcode_tui.screens.confirm import ConfirmScreen
+
+    await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+    await past_key_guard(pilot, app)
+    await pilot.press("y")
+    await wait_until(pilot, lambda: not isinstance(app.screen, ConfirmScreen))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agent_core.sandbox.status import SandboxStatus
-from tests.tui.conftest import wait_until
+from tests.tui.conftest import confirm_bypass, wait_until
 from tests.tui.fakes import FakeRuntime
 from tests.tui.test_main_commands import notices, run, start
 
@@ -18,8 +18,9 @@ async def test_without_a_sandbox_the_status_bar_status_and_mode_say_so(make_app,
         assert "no sandbox" in str(screen.status.render())
         await run(pilot, screen, "/status")
         assert "Sandbox: none" in notices(screen)[-1]
-        await run(pilot, screen, "/mode bypassPermissions")
-        assert "bypassPermissions needs an OS sandbox" in notices(screen)[-1]
+        screen.run_command_text("/mode bypassPermissions")
+        await confirm_bypass(pilot, app)
+        await wait_until(pilot, lambda: "needs an OS sandbox" in notices(screen)[-1])
         assert runtime.mode == "default" and screen.status.mode == "default"
 
 
@@ -31,5 +32,6 @@ async def test_with_a_sandbox_bypass_is_allowed_and_nothing_warns(make_app, proj
         assert "no sandbox" not in str(screen.status.render())
         await run(pilot, screen, "/status")
         assert "Sandbox bubblewrap" in notices(screen)[-1]
-        await run(pilot, screen, "/mode bypassPermissions")
-        assert runtime.mode == "bypassPermissions"
+        screen.run_command_text("/mode bypassPermissions")
+        await confirm_bypass(pilot, app)
+        await wait_until(pilot, lambda: runtime.mode == "bypassPermissions")

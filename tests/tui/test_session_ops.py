@@ -5,7 +5,7 @@ from __future__ import annotations
 from agent_core import events as ev
 from agent_core.sandbox.status import SandboxStatus
 from mewcode_tui.transcript import NoticeEntry
-from tests.tui.conftest import past_key_guard, session_started, wait_until
+from tests.tui.conftest import confirm_bypass, past_key_guard, session_started, wait_until
 from tests.tui.fakes import FakeRuntime, tool_call, tool_result
 
 
@@ -55,6 +55,7 @@ async def test_a_refused_mode_is_said_and_the_bar_keeps_the_mode(make_app, proje
         screen = await session_started(pilot, app)
         await wait_until(pilot, lambda: "set_mode" in done_ops(seen))
         screen.run_command_text("/mode bypassPermissions")
+        await confirm_bypass(pilot, app)
         await wait_until(pilot, lambda: any("kept" in n for n in notices(screen)))
         said = next(n for n in notices(screen) if "kept" in n)
         assert said.startswith("Mode default kept:") and "sandbox" in said
