@@ -10,7 +10,9 @@ replaced only with ``--force``.
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
+import os
 from pathlib import Path
 
 from agent_core import events as ev
@@ -113,15 +115,28 @@ def target_file(cwd: str, session_id: str, words: list[str]) -> tuple[Path, bool
 
 
 def write_export(path: Path, text: str, force: bool) -> None:
-    """Write ``text`` to ``path``; MewCodeError naming the file when it cannot."""
+    """Write ``text`` to ``path``; MewCodeError naming the file when it cannot.
+
+    MewCode writes it itself, outside the sandbox, often in the project a command could
+    write: the name is opened without following a symbolic link (one planted there,
+    even dangling, is refused), and only created anew unless ``--force``.
+    """
+    if path.is_symlink():
+        raise MewCodeError(f"{path} is a symbolic link: name another file")
     if path.is_dir():
         raise MewCodeError(f"{path} is a folder: name a file")
-    if path.exists() and not force:
-        raise MewCodeError(f"{path} exists: /export {path.name} --force replaces it")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+    flags |= os.O_TRUNC if force else os.O_EXCL
     try:
-        path.write_text(text, encoding="utf-8")
+        fd = os.open(path, flags, 0o644)
+    except FileExistsError:
+        raise MewCodeError(f"{path} exists: /export {path.name} --force replaces it") from None
     except OSError as exc:
+        if exc.errno == errno.ELOOP:  # swapped for a link after the check above
+            raise MewCodeError(f"{path} is a symbolic link: name another file") from None
         raise MewCodeError(f"{path}: {exc.strerror}") from None
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
 
 
 async def export(host: CommandHost, args: str) -> None:

@@ -54,3 +54,39 @@ def test_an_edit_is_told_as_added_removed_and_changed_keys() -> None:
         '  - theme (was "dark")',
     ]
     assert changed_lines(before, before) == []
+
+
+def test_export_never_writes_through_a_symlink_a_command_could_have_planted(tmp_path) -> None:
+    """MewCode writes the export itself, outside the sandbox: a link at the file's name
+    (dangling or not) is refused, and its target is never created or changed."""
+    import pytest
+
+    from agent_core.errors import MewCodeError
+    from mewcode_tui.commands.export import write_export
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    planted = tmp_path / "mewcode-export-s1.md"
+    planted.symlink_to(outside / "authorized_keys")  # dangling: exists() says False
+    for force in (False, True):
+        with pytest.raises(MewCodeError, match="symbolic link"):
+            write_export(planted, "conversation", force)
+    assert not (outside / "authorized_keys").exists()
+    (outside / "authorized_keys").write_text("keep")
+    with pytest.raises(MewCodeError, match="symbolic link"):
+        write_export(planted, "conversation", True)
+    assert (outside / "authorized_keys").read_text() == "keep"
+
+
+def test_export_writes_a_new_file_and_replaces_one_only_with_force(tmp_path) -> None:
+    import pytest
+
+    from agent_core.errors import MewCodeError
+    from mewcode_tui.commands.export import write_export
+
+    path = tmp_path / "out.md"
+    write_export(path, "one", False)
+    with pytest.raises(MewCodeError, match="--force replaces it"):
+        write_export(path, "two", False)
+    write_export(path, "two", True)
+    assert path.read_text() == "two"
