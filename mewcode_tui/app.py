@@ -17,7 +17,8 @@ from textual.binding import Binding
 from textual.driver import Driver
 from textual.screen import Screen
 
-from mewcode_tui import css_parse_cache
+from mewcode_tui import css_parse_cache, terminal_keys
+from mewcode_tui.prompt_history import PromptHistoryFile
 from mewcode_tui.screens.main import MainScreen
 from mewcode_tui.session_start import TuiOptions
 from mewcode_tui.session_starter import RuntimeOpener, SessionStarter
@@ -61,6 +62,7 @@ class MewCodeApp(App[int]):
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         css_parse_cache.install()  # before the app's stylesheet parses anything
+        terminal_keys.install()  # Alt+Enter (ESC CR) is a new line, not Enter
         super().__init__()
         # Textual allocates many short-lived objects per frame; with the default
         # thresholds the collector's pauses showed up as 50-120 ms stalls.
@@ -71,6 +73,7 @@ class MewCodeApp(App[int]):
         self._main = MainScreen(
             lambda screen: SessionStarter(screen, options, provider=provider, opener=opener),
             clock=clock,
+            history=PromptHistoryFile.for_project(options.paths),
         )
         # Choosing the theme before anything is styled spares a full restyle
         # before the first frame.

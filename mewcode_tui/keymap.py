@@ -42,6 +42,7 @@ def binding_groups() -> list[tuple[str, list[Binding]]]:
     from mewcode_tui.screens.approval import ApprovalScreen
     from mewcode_tui.screens.confirm import ConfirmScreen
     from mewcode_tui.screens.diff_screen import DiffScreen
+    from mewcode_tui.screens.history_search import HistorySearchScreen
     from mewcode_tui.screens.main import MainScreen
     from mewcode_tui.screens.mcp_servers import McpServerList, McpServersScreen
     from mewcode_tui.screens.model_picker import ModelOptions, ModelPickerScreen
@@ -68,6 +69,7 @@ def binding_groups() -> list[tuple[str, list[Binding]]]:
         ("Model list", [ModelOptions, ModelPickerScreen]),
         ("Yes/no question", [ConfirmScreen]),
         ("First-run setup", [SetupScreen]),
+        ("Prompt history search (Ctrl+R)", [HistorySearchScreen]),
     ]
     return [
         (

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from mewcode_tui.session_client import SessionClient
     from mewcode_tui.session_start import TuiOptions
     from mewcode_tui.session_starter import SessionStarter, StartingScreen
+    from mewcode_tui.widgets.prompt_input import PromptHistory
 
 # The channel, events, presenter and completion modules are imported when first
 # needed: none of them is needed for the first frame (docs/architecture.md#start-up).
@@ -73,6 +74,8 @@ class MainScreen(Screen):
         Binding("ctrl+c", "interrupt", "Interrupt", show=False, id="mewcode.interrupt"),
         Binding("shift+tab", "cycle_mode", "Mode", priority=True, id="mewcode.cycle_mode"),
         Binding("ctrl+o", "toggle_calls", "Expand all", priority=True, id="mewcode.toggle_calls"),
+        Binding("ctrl+r", "search_history", "Search prompt history", show=False,
+                id="mewcode.search_history"),
         Binding("pageup", "scroll_chat(-1)", "Scroll up", show=False, priority=True,
                 id="mewcode.scroll_up"),
         Binding("pagedown", "scroll_chat(1)", "Scroll down", show=False, priority=True,
@@ -84,8 +87,10 @@ class MainScreen(Screen):
         starter: Callable[[StartingScreen], SessionStarter],
         *,
         clock: Callable[[], float] = time.monotonic,
+        history: PromptHistory | None = None,
     ) -> None:
         super().__init__()
+        self._history = history  # the project's prompts; None: this run's only
         self.starter = starter(self)  # the app makes it: it knows the provider and opener
         self.modes = ModeControl(self, self.starter.options.mode)
         self.session: SessionClient | None = None  # the session, once open
@@ -146,6 +151,8 @@ class MainScreen(Screen):
     def on_mount(self) -> None:
         self.chat = self.query_one(ChatLog)
         self.prompt = self.query_one(PromptInput)
+        if self._history is not None:
+            self.prompt.prompts = self._history
         self.menu = self.query_one(CompletionMenu)
         self.status = self.query_one(StatusBar)
         self.indicator = self.query_one(WorkingIndicator)
@@ -495,6 +502,18 @@ class MainScreen(Screen):
 
     def on_prompt_input_query_changed(self, message: PromptInput.QueryChanged) -> None:
         self.completion.query_changed(message.query)
+
+    def action_search_history(self) -> None:
+        """Ctrl+R: pick a prompt sent before; it goes into the prompt to edit or send."""
+        from mewcode_tui.screens.history_search import HistorySearchScreen
+
+        def chosen(entry: str | None) -> None:
+            if entry is not None:
+                self.prompt.put(entry)
+            self.prompt.focus()
+
+        entries = self.prompt.prompts.entries()
+        self.app.push_screen(HistorySearchScreen(entries, self.prompt.text.strip()), chosen)
 
     async def on_prompt_input_focus_tools(self, message: PromptInput.FocusTools) -> None:
         if not await self.chat.focus_last_call():

@@ -20,13 +20,14 @@ def options(project, paths) -> TuiOptions:
 
 @pytest.fixture
 def make_app(options) -> Callable[..., MewCodeApp]:
-    """An app wired to a FakeRuntime (no provider, no SDK, fixed clock)."""
+    """An app wired to a FakeRuntime (no provider, no SDK, fixed clock); ``opener=``
+    replaces the one that hands ``runtime`` over at once (a slow start-up)."""
 
     def make(runtime: FakeRuntime, **kwargs) -> MewCodeApp:
         return MewCodeApp(
             options,
             provider=SimpleNamespace(name="fake", model="fake-model"),
-            opener=opener_for(runtime),
+            opener=kwargs.pop("opener", None) or opener_for(runtime),
             clock=kwargs.pop("clock", lambda: 1000.0),
             **kwargs,
         )

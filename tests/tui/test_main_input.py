@@ -174,3 +174,43 @@ async def test_a_prompt_typed_while_the_session_opens_is_sent_once_it_is_open(op
         opened.set()
         await wait_until(pilot, lambda: runtime.prompts == ["early question"])
         await wait_until(pilot, lambda: not screen.turn_active and screen.pending == [])
+
+
+async def test_a_backslash_then_enter_is_a_new_line_without_the_backslash(make_app, project):
+    runtime = FakeRuntime(project)
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await ready(pilot, app)
+        await pilot.press(*"first", "backslash", "enter", *"second")
+        assert screen.prompt.text == "first\nsecond"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: runtime.prompts == ["first\nsecond"])
+
+
+async def test_alt_enter_is_a_new_line(make_app, project):
+    runtime = FakeRuntime(project)
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await ready(pilot, app)
+        await pilot.press("a", "alt+enter", "b")
+        assert screen.prompt.text == "a\nb"
+        assert runtime.prompts == []
+
+
+async def test_a_backslash_inside_a_line_stays_and_enter_sends(make_app, project):
+    runtime = FakeRuntime(project)
+    app = make_app(runtime)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await ready(pilot, app)
+        await pilot.press(*"C:", "backslash", *"dir", "enter")
+        await wait_until(pilot, lambda: runtime.prompts == ["C:\\dir"])
+        assert screen.prompt.text == ""
+
+
+async def test_the_hint_in_the_empty_prompt_names_the_new_line_keys(make_app, project):
+    app = make_app(FakeRuntime(project))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await ready(pilot, app)
+        hint = str(screen.prompt.placeholder)
+        assert "\\ Enter" in hint and "Alt+Enter" in hint
+        assert len(hint) <= screen.prompt.content_size.width  # whole at 80 columns

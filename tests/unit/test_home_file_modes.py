@@ -8,6 +8,7 @@ from pathlib import Path
 
 from agent_core.config.settings import append_rule
 from agent_core.config.trust import record_trust
+from mewcode_tui.prompt_history import PromptHistoryFile
 from mewcode_tui.screens.setup import SetupChoice
 from mewcode_tui.setup_store import apply_setup
 from mewcode_tui.themes import save_theme
@@ -28,8 +29,9 @@ def test_setup_theme_trust_and_rules_are_private(paths, mewcode_home: Path) -> N
     save_theme(paths, "mewcode-dark")
     record_trust(paths)
     append_rule(paths.user_settings, "allow", "Bash(ls:*)")
+    PromptHistoryFile.for_project(paths).add("a prompt")
     modes = _modes(mewcode_home)
-    assert {"credentials.yaml", "settings.yaml"} <= set(modes)
+    assert {"credentials.yaml", "settings.yaml", "history"} <= set(modes)
     loose = {
         name: oct(mode)
         for name, mode in modes.items()
