@@ -1,4 +1,5 @@
-"""At 80x24 the approval dialog for an Edit with a 12-line diff keeps every choice on screen.
+"""At 80x24 the approval dialog for an Edit with a 12-line diff keeps every choice on screen,
+and leaves the status bar under it in view.
 
 Driven through the real runtime: the model reads and edits a file, the runtime asks,
 and the answer picked with ↓ and Enter is the one the runtime acts on.
@@ -40,6 +41,9 @@ async def test_every_choice_is_on_screen_and_the_diff_scrolls_at_80x24(options, 
         assert dialog.request.diff and dialog.request.diff.count("\n") >= 12
         choices = dialog.query_one("#options")
         await wait_until(pilot, lambda: rows_on_screen(app, choices) == 4)
+        # The status bar's two lines (mode, cost, timer) stay in view under the dialog.
+        assert dialog.query_one("#dialog").region.bottom <= screen.status.region.y
+        assert app.screen.query_one("Footer").region.y == 23
         labels = [line[2:].split(" ", 1)[1] for line in choice_lines(app)]
         assert labels[:2] == [
             "Allow once — this call only",

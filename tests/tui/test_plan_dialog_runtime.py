@@ -44,6 +44,8 @@ async def test_a_15_step_plan_keeps_its_choices_on_screen_at_80x24(options):
         screen = await open_plan_dialog(pilot, app, provider)
         choices = app.screen.query_one("#options")
         await wait_until(pilot, lambda: rows_on_screen(app, choices) == 3)
+        # The status bar's two lines (mode, cost, timer) stay in view under the dialog.
+        assert app.screen.query_one("#dialog").region.bottom <= screen.status.region.y
         assert [line[2:] for line in choice_lines(app)] == [
             "1 Yes, start coding (ask before edits)",
             "2 Yes, and auto-accept edits",
