@@ -23,15 +23,34 @@ class Conversation:
     def __init__(self, messages: list[Message] | None = None, sink: HistorySink | None = None):
         self.messages: list[Message] = list(messages or [])
         self._sink = sink
+        # Every tool call id this session has used, kept across compactions.
+        self._call_ids = {use.id for m in self.messages for use in m.tool_uses()}
+
+    def unique_call_id(self, proposed: str) -> str:
+        """``proposed`` if this session has not used it, else it with a suffix; now taken.
+
+        Some OpenAI-compatible servers number tool calls afresh in every answer
+        (``call_0`` each time) or send none. The id pairs a call with its result, its
+        approval and its line in the UI, so a repeat would pair the wrong ones; the
+        provider accepts any id that matches within the history sent back.
+        """
+        chosen, n = proposed or "call", 1
+        while chosen in self._call_ids:
+            n += 1
+            chosen = f"{proposed or 'call'}_{n}"
+        self._call_ids.add(chosen)
+        return chosen
 
     def append(self, message: Message) -> None:
         self.messages.append(message)
+        self._call_ids.update(use.id for use in message.tool_uses())
         if self._sink is not None:
             self._sink.append_message(message)
 
     def replace(self, messages: list[Message], tokens_before: int, tokens_after: int) -> None:
         """A compaction: ``messages`` (a summary and the recent messages) become the history."""
         self.messages = list(messages)
+        self._call_ids.update(use.id for m in self.messages for use in m.tool_uses())
         if self._sink is not None:
             self._sink.append_compaction(self.messages, tokens_before, tokens_after)
 

@@ -326,9 +326,10 @@ class AgentLoop:
                         content.append(ThinkingBlock(item.thinking, item.signature))
                 elif isinstance(item, llm.ToolCallComplete):
                     flush_text()
-                    content.append(ToolUseBlock(item.id, item.name, item.input))
+                    call_id = self.conversation.unique_call_id(item.id)
+                    content.append(ToolUseBlock(call_id, item.name, item.input))
                     if item.input_error:
-                        input_errors[item.id] = item.input_error
+                        input_errors[call_id] = item.input_error
                 elif isinstance(item, llm.UsageReport):
                     usage = item.usage
                 elif isinstance(item, llm.Stop):

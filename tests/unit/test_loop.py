@@ -143,6 +143,30 @@ async def test_parallel_calls_results_appended_in_request_order() -> None:
     assert finished == ["b", "a"]
 
 
+async def test_a_server_that_repeats_or_omits_call_ids_gets_one_id_per_call() -> None:
+    # As some OpenAI-compatible servers do: every answer's first call is "call_0", or "".
+    steps = [
+        Step(calls=[("call_0", "Echo", {"text": "one"})]),
+        Step(calls=[("call_0", "Echo", {"text": "two"}), ("", "Echo", {"text": "three"})]),
+        Step(calls=[("", "Echo", {"text": "four"})]),
+        Step(text="done"),
+    ]
+    h = Harness(steps)
+    done = await h.loop.run("t1", "go")
+    assert done.stop_reason == "end_turn"
+    uses = [u for m in h.conversation.messages for u in m.tool_uses()]
+    assert [u.id for u in uses] == ["call_0", "call_0_2", "call", "call_2"]
+    assert_valid_history(h.conversation.messages)
+    results = {
+        b.tool_use_id: b.content
+        for m in h.conversation.messages
+        for b in m.content
+        if isinstance(b, ToolResultBlock)
+    }
+    assert [results[u.id] for u in uses] == ["echo: one", "echo: two", "echo: three", "echo: four"]
+    assert [e.call_id for e in h.of(ev.ToolResult)] == [u.id for u in uses]
+
+
 async def test_round_cap_stops_with_max_iterations_and_valid_history() -> None:
     steps = [Step(calls=[(f"c{i}", "Echo", {"text": str(i)})]) for i in range(30)]
     h = Harness(steps, max_iterations=25)
