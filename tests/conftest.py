@@ -19,6 +19,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.slow)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _sandbox_probed_once() -> None:
+    """Probe the OS sandbox (a short bwrap run, cached for the process) before any test.
+
+    Whichever test opened a runtime first would otherwise start that probe, and the
+    process guard below would fail it for a process it did not ask for.
+    """
+    from agent_core.sandbox.selection import sandbox_backend
+
+    sandbox_backend()
+
+
 @pytest.fixture(autouse=True)
 def _processes_only_in_slow_tests(request: pytest.FixtureRequest):
     """A test that starts a process must be marked slow (``make check`` skips those)."""
