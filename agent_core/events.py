@@ -521,6 +521,24 @@ class ModelList(_Event, tag="models.list"):
     models: list[ModelChoice]
 
 
+class ShellInfo(msgspec.Struct, frozen=True):
+    """A background shell: its id, command, state and its last lines (redacted, bounded)."""
+
+    shell_id: str
+    command: str
+    status: str  # "running (12 s)", "exited 0", "killed"
+    running: bool
+    output: str
+    total_chars: int
+
+
+class ShellList(_Event, tag="shells.list"):
+    """The session's background shells, oldest first."""
+
+    op_id: str
+    shells: list[ShellInfo]
+
+
 Event = (
     TurnStarted
     | MessageDelta
@@ -565,6 +583,7 @@ Event = (
     | DirectoryAdded
     | DoctorReport
     | ModelList
+    | ShellList
 )
 
 

@@ -15,7 +15,7 @@ from agent_core.config.paths import MewcodePaths
 from agent_core.protocol.queries import custom_commands
 
 BUILTIN_NAMES = frozenset({
-    "add-dir", "clear", "compact", "config", "context", "cost", "doctor", "exit", "export",
+    "add-dir", "bashes", "clear", "compact", "config", "context", "cost", "doctor", "exit", "export",
     "help", "hooks", "init", "mcp", "memory", "mode", "model", "permissions", "plan",
     "resume", "review", "skills", "status", "theme",
 })  # fmt: skip

@@ -49,6 +49,7 @@ def binding_groups() -> list[tuple[str, list[Binding]]]:
     from mewcode_tui.screens.plan_approval import PlanApprovalScreen
     from mewcode_tui.screens.resume import ResumeScreen, SessionList
     from mewcode_tui.screens.setup import SetupScreen
+    from mewcode_tui.screens.shells import ShellOptions, ShellsScreen
     from mewcode_tui.screens.trust import TrustScreen
     from mewcode_tui.widgets.choice_list import ChoiceList
     from mewcode_tui.widgets.message_view import ThinkingView
@@ -67,6 +68,7 @@ def binding_groups() -> list[tuple[str, list[Binding]]]:
         ("Resume list", [SessionList, ResumeScreen]),
         ("MCP servers", [McpServerList, McpServersScreen]),
         ("Model list", [ModelOptions, ModelPickerScreen]),
+        ("Background shells (/bashes)", [ShellOptions, ShellsScreen]),
         ("Yes/no question", [ConfirmScreen]),
         ("First-run setup", [SetupScreen]),
         ("Prompt history search (Ctrl+R)", [HistorySearchScreen]),

@@ -138,6 +138,7 @@ class TurnPresenter:
                 | ev.DirectoryAdded()
                 | ev.DoctorReport()
                 | ev.ModelList()
+                | ev.ShellList()
             ):
                 pass  # session news: the screen reads it from the runtime until it migrates
             case _:

@@ -71,6 +71,7 @@ if TYPE_CHECKING:
     from agent_core.config.paths import MewcodePaths
     from agent_core.mcp.model import McpServerStatus
     from agent_core.sandbox.policy import SandboxPolicy
+    from agent_core.tools.shells import ShellRegistry
 
 log = logging.getLogger("mewcode.runtime")
 _turn_ids = itertools.count(1)
@@ -273,6 +274,10 @@ class Runtime:
         policy = self._tool_state.sandbox_policy
         assert policy is not None, "_attach sets the policy of every session"
         return policy
+
+    @property
+    def shells(self) -> ShellRegistry:
+        return self._tool_state.shells
 
     @property
     def provider_env(self) -> Mapping[str, str]:

@@ -29,7 +29,7 @@ from agent_core.llm.pricing import model_info
 from agent_core.mcp.model import McpServerStatus
 from agent_core.messages import ImageBlock
 from agent_core.modes import Mode
-from agent_core.protocol import ops, queries
+from agent_core.protocol import ops, queries, shell_queries
 from agent_core.protocol.hosted import HostedRuntime
 from agent_core.protocol.session import AgentSession, SessionEvent, SessionSnapshot, TurnFigures
 from agent_core.usage import Usage
@@ -357,6 +357,10 @@ class SessionHost:
                 await self._publish(queries.doctor_report(rt, op))
             case ops.QueryModels():
                 await self._publish(queries.model_list(rt, op))
+            case ops.QueryShells():
+                await self._publish(shell_queries.shell_list(rt, op))
+            case ops.StopShell():
+                await self._publish(await shell_queries.stop_shell(rt, op))
             case _:
                 raise Refused(f"unknown op {ops.op_tag(op)!r}")
 

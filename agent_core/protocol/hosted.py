@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from agent_core.sandbox.status import SandboxStatus
     from agent_core.session.loader import SavedViews
     from agent_core.skills.loader import SkillLibrary
+    from agent_core.tools.shells import ShellRegistry
     from agent_core.usage import Usage
 
 
@@ -142,6 +143,11 @@ class HostedRuntime(Protocol):
     def sandbox_policy(self) -> SandboxPolicy:
         """What the session's commands may touch; MewCode's own git (the review diff) runs
         in a stricter copy of it."""
+        ...
+
+    @property
+    def shells(self) -> ShellRegistry:
+        """The session's background shells (``query_shells`` lists them, ``stop_shell`` kills one)."""
         ...
 
     def rules(self) -> list[RuleEntry]:

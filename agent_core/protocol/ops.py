@@ -201,6 +201,16 @@ class QueryModels(Op, tag="query_models"):
     """The models the catalog knows for the session's provider (answered by ``ModelList``)."""
 
 
+class QueryShells(Op, tag="query_shells"):
+    """The session's background shells with their last lines (answered by ``ShellList``)."""
+
+
+class StopShell(Op, tag="stop_shell"):
+    """Kill a background shell and what it started (answered by ``ShellList``, after)."""
+
+    shell_id: str
+
+
 AnyOp = (
     UserTurn
     | ShellCommand
@@ -233,6 +243,8 @@ AnyOp = (
     | AddDirectory
     | QueryDoctor
     | QueryModels
+    | QueryShells
+    | StopShell
 )
 
 _decoder = msgspec.json.Decoder(AnyOp)

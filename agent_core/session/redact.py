@@ -191,6 +191,16 @@ class StreamRedactor:
         """Release everything held back (end of stream, or before someone reads the file)."""
         return self._release(len(self._buf))
 
+    def pending(self) -> str:
+        """What is held back, redacted as far as can be seen now; nothing is released.
+
+        For a person watching the stream (its last lines on screen): a secret still
+        arriving may show its first characters, as it would in their terminal.
+        """
+        buf, ctx = self._buf, self._context
+        found = self._redactor.matches(buf, ctx)
+        return _apply(buf[ctx:], _merge((max(s, ctx) - ctx, e - ctx) for _, _, s, e in found))
+
     def _release(self, cut: int) -> str:
         buf, ctx = self._buf, self._context
         found = self._redactor.matches(buf, ctx)

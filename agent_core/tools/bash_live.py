@@ -68,11 +68,11 @@ class LiveTail:
         self._taken, self._sent_at = self._fed, now
         return self.text()
 
-    def text(self) -> str:
-        """The last lines, escape sequences removed; a line redrawn with ``\\r`` (a progress
-        bar) shows its last state."""
+    def text(self, more: str = "") -> str:
+        """The last lines (followed by ``more``, not yet fed), escape sequences removed; a
+        line redrawn with ``\\r`` (a progress bar) shows its last state."""
         # A log's undecodable bytes (surrogate escapes) cannot go into an event's JSON.
-        plain = self._text.encode("utf-8", "replace").decode("utf-8")
+        plain = (self._text + more[-2 * self.chars :]).encode("utf-8", "replace").decode("utf-8")
         plain = _ANSI.sub("", plain).replace("\r\n", "\n")
         lines = [line.rstrip("\r").rsplit("\r", 1)[-1] for line in plain.split("\n")]
         if lines and not lines[-1]:

@@ -70,6 +70,13 @@ class BackgroundShell:
             return "killed"
         return f"exited {self.proc.returncode}"
 
+    def live_output(self) -> tuple[str, int]:
+        """Its last lines as a person watching sees them, and how many characters it has
+        printed: with what the redactor still holds back for the log (redacted as far as
+        it can tell yet), so a slow command's newest lines show before the log has them."""
+        held = self._redacting.pending()
+        return self.tail.text(held), self.tail.total_chars + len(held)
+
     def read_new(self, limit_chars: int, pattern: re.Pattern[str] | None) -> str:
         """Output written since the last call (bounded), matching pattern if given."""
         self._write_log(self._redacting.flush())

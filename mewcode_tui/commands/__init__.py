@@ -18,6 +18,7 @@ from mewcode_tui.commands import (
     permissions,
     prompts,
     session,
+    shells,
     skills,
     workspace,
 )
@@ -50,6 +51,7 @@ def build_registry(
         workspace,
         doctor,
         export,
+        shells,
     ):
         for command in module.COMMANDS:
             registry.register(command)

@@ -34,6 +34,7 @@ from agent_core.sandbox.session import unsandboxed_bypass_error
 from agent_core.sandbox.status import SandboxStatus
 from agent_core.session.loader import SavedViews
 from agent_core.skills.loader import SkillLibrary
+from agent_core.tools.shells import ShellRegistry
 from agent_core.usage import Usage
 
 Send = Callable[[ev.Event], Awaitable[None]]
@@ -82,6 +83,7 @@ class FakeRuntime:
         self.replies: list[Answer] = []  # each approval's answer, tool call's or plan's
         self.saved_rules = [RuleEntry("Bash(git:*)", "allow", "/home/u/.mewcode/settings.yaml")]
         self.session_rules = [RuleEntry("Edit", "allow", "session")]
+        self.shell_registry = ShellRegistry()  # background shells (/bashes)
         self.new_sessions = 0
         self.closed = False
         self.sandbox = SandboxStatus("bubblewrap", True)
@@ -181,6 +183,10 @@ class FakeRuntime:
 
     async def resume(self, session_id: str) -> list[str]:
         raise MewCodeError(f"no session {session_id} in this fake")
+
+    @property
+    def shells(self) -> ShellRegistry:
+        return self.shell_registry
 
     def rules(self) -> list[RuleEntry]:
         return [*self.saved_rules, *self.session_rules]

@@ -182,3 +182,11 @@ def test_flush_before_a_read_releases_everything_written_so_far() -> None:
     assert stream.feed("server started on :8080\n") == ""  # held back, not lost
     assert stream.flush() == "server started on :8080\n"
     assert stream.feed("DB_PASSWORD=hunter2\n") + stream.flush() == f"DB_PASSWORD={REDACTED}\n"
+
+
+def test_pending_shows_what_is_held_back_redacted_without_releasing_it() -> None:
+    stream = REDACTOR.stream()
+    assert stream.feed("server started on :8080\nDB_PASSWORD=hunter2\n") == ""
+    assert stream.pending() == f"server started on :8080\nDB_PASSWORD={REDACTED}\n"
+    assert stream.pending() == stream.flush()  # nothing was released by looking
+    assert stream.pending() == ""
