@@ -54,9 +54,12 @@ test: $(TEST_STAMP) sysdeps lint
 	$(BIN)/python -m pytest -p no:cacheprovider --durations=20
 
 # The inner loop: lint and the tests that start no process, tmux or server (the
-# `slow` marker, checked by tests/process_guard.py). `make test` and CI run everything.
+# `slow` marker, checked by tests/process_guard.py), in CHECK_JOBS parallel workers
+# (pytest-xdist; the tests mostly wait, so more workers than cores pay). `make test`
+# and CI run everything, one test at a time.
+CHECK_JOBS ?= 4
 check: $(TEST_STAMP) lint
-	$(BIN)/python -m pytest -p no:cacheprovider -m "not slow"
+	$(BIN)/python -m pytest -p no:cacheprovider -m "not slow" -n $(CHECK_JOBS)
 
 bench: $(TEST_STAMP)
 	$(BIN)/python -m bench
