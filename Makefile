@@ -55,9 +55,9 @@ test: $(TEST_STAMP) sysdeps lint
 
 # The inner loop: lint and the tests that start no process, tmux or server (the
 # `slow` marker, checked by tests/process_guard.py), in CHECK_JOBS parallel workers
-# (pytest-xdist; the tests mostly wait, so more workers than cores pay). `make test`
-# and CI run everything, one test at a time.
-CHECK_JOBS ?= 4
+# (pytest-xdist; the TUI tests mostly wait, so more workers than cores pay: 8 took
+# 2.5-3 min on 2 cores, 12 no less). `make test` and CI run everything, one at a time.
+CHECK_JOBS ?= 8
 check: $(TEST_STAMP) lint
 	$(BIN)/python -m pytest -p no:cacheprovider -m "not slow" -n $(CHECK_JOBS)
 
