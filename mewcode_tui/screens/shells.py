@@ -106,7 +106,7 @@ class ShellsScreen(ModalScreen[None]):
         """Show ``listing``, keeping the highlighted shell."""
         options = self.query_one(ShellOptions)
         before = [s.shell_id for s in self.listing.shells]
-        kept = self.selected.shell_id if self.selected else None
+        kept = self.selected
         self.listing = listing
         if before == [s.shell_id for s in listing.shells] and options.option_count:
             for index, shell in enumerate(listing.shells):
@@ -115,7 +115,9 @@ class ShellsScreen(ModalScreen[None]):
             options.set_options(Option(shell_row(s), s.shell_id) for s in listing.shells)
             ids = [s.shell_id for s in listing.shells]
             options.highlighted = (
-                ids.index(kept) if kept in ids else (len(ids) - 1 if ids else None)
+                ids.index(kept.shell_id)
+                if kept is not None and kept.shell_id in ids
+                else (len(ids) - 1 if ids else None)
             )
         self.show_output()
 
@@ -137,8 +139,8 @@ class ShellsScreen(ModalScreen[None]):
         except MewCodeError as exc:  # the session closed or refused: the last view stays
             log.info("background shells not refreshed: %s", exc)
             return
-        if self.is_attached:
-            self.show(listing)
+        if self.is_attached and listing.shells != self.listing.shells:
+            self.show(listing)  # unchanged (ended shells, a quiet second): nothing to redraw
 
     async def action_stop(self) -> None:
         """Stop the highlighted shell."""
